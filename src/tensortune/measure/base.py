@@ -1,0 +1,107 @@
+"""Typed values of the measurement contract: tasks, inputs, results, error kinds, the Measurer."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from enum import IntEnum
+from functools import cached_property
+from typing import Any, Protocol, runtime_checkable
+
+from tensortune.space import Config, SearchSpace
+
+
+class ErrorKind(IntEnum):
+    """Why a measurement failed; numbered as AutoTVM's ``MeasureErrorNo``."""
+
+    NONE = 0
+    INSTANTIATION = 1
+    COMPILE_HOST = 2
+    COMPILE_DEVICE = 3
+    RUNTIME = 4
+    WRONG_ANSWER = 5
+    BUILD_TIMEOUT = 6
+    RUN_TIMEOUT = 7
+    UNKNOWN = 8
+
+
+def target_key(target: dict[str, Any]) -> str:
+    return json.dumps(target, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Task:
+    """What is tuned: a workload, the template that schedules it, and the target (a TVM target dict)."""
+
+    workload: Any
+    template: str
+    target_json: str
+    name: str = ""
+
+    @classmethod
+    def make(cls, workload: Any, template: str, target: dict[str, Any], name: str = "") -> Task:
+        return cls(workload, template, target_key(target), name or workload.key)
+
+    @property
+    def target(self) -> dict[str, Any]:
+        return json.loads(self.target_json)
+
+    @property
+    def key(self) -> str:
+        return f"{self.template}|{self.workload.key}"
+
+    @property
+    def flops(self) -> int:
+        return int(self.workload.flops)
+
+    @cached_property
+    def space(self) -> SearchSpace:
+        from tensortune.templates import get_template
+
+        return get_template(self.template).space(self.workload)
+
+    def spec(self) -> dict[str, Any]:
+        """Primitive description passed to worker processes."""
+        return {"workload": self.workload.key, "template": self.template, "target": self.target_json}
+
+
+@dataclass(frozen=True)
+class MeasureInput:
+    task: Task
+    config: Config
+
+
+@dataclass(frozen=True)
+class MeasureResult:
+    """All timed repeats (seconds) of one measurement, or an error kind with its message."""
+
+    costs: tuple[float, ...]
+    error: ErrorKind = ErrorKind.NONE
+    message: str = ""
+    build_seconds: float = 0.0
+    run_seconds: float = 0.0
+    timestamp: float = field(default_factory=time.time)
+
+    @property
+    def ok(self) -> bool:
+        return self.error == ErrorKind.NONE and len(self.costs) > 0
+
+    @property
+    def cost(self) -> float:
+        """Median of the repeats; +inf for a failed measurement."""
+        return statistics.median(self.costs) if self.ok else float("inf")
+
+    @classmethod
+    def failure(cls, error: ErrorKind, message: str, **kw: float) -> MeasureResult:
+        return cls(costs=(), error=error, message=message[:2000], **kw)
+
+
+@runtime_checkable
+class Measurer(Protocol):
+    """Measures a batch of inputs, one result each, in order. Backends need not be TVM."""
+
+    def measure(self, inputs: list[MeasureInput]) -> list[MeasureResult]: ...
+
+    def close(self) -> None: ...

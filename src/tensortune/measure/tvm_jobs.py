@@ -1,0 +1,216 @@
+"""Functions that run inside isolated worker processes: build a config, run a built kernel.
+
+They return plain dicts (picklable, no TVM objects): ``{"error": int, "message": str}`` on failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+import numpy as np
+
+from tensortune.measure.base import ErrorKind
+
+_PREPARED: dict[tuple[str, str], tuple[list[np.ndarray], np.ndarray]] = {}
+GPU_LIMITS = {"max_threads_per_block": 1024, "max_shared_memory_per_block": 49152, "max_local_memory_per_block": 65536,
+              "max_threads_per_vthread": 1024, "max_vthread": 8, "max_vector_bytes": 16}
+
+
+def _tvm_target(target_json: str) -> Any:
+    import tvm
+
+    t = json.loads(target_json)
+    if t.get("kind") == "cuda":
+        return tvm.target.Target(t, host=tvm.target.Target({"kind": "llvm"}))
+    return tvm.target.Target(t)
+
+
+def _workload(spec: dict[str, Any]) -> Any:
+    from tensortune.workloads import workload_from_key
+
+    return workload_from_key(spec["workload"])
+
+
+def verify_gpu(mod: Any, target: Any) -> str | None:
+    """Lower a scheduled CUDA module and check the per-block limits; the violation, or None."""
+    import tvm
+    from tvm import s_tir
+
+    lowered = tvm.tirx.transform.LowerInitBlock()(mod) if hasattr(tvm.tirx.transform, "LowerInitBlock") else mod
+    pipeline = s_tir.backend.cuda.get_default_s_tir_pipeline(target) if hasattr(s_tir, "backend") and hasattr(
+        getattr(s_tir.backend, "cuda", None), "get_default_s_tir_pipeline") else None
+    if pipeline is not None:
+        lowered = pipeline(lowered)
+    limits = dict(GPU_LIMITS)
+    for gv, func in lowered.functions_items():
+        if not s_tir.analysis.verify_gpu_code(func, limits):
+            return describe_gpu_violation(func, limits)
+    return None
+
+
+def describe_gpu_violation(func: Any, limits: dict[str, int]) -> str:
+    import tvm
+
+    threads = 1
+    shared = 0
+    vthreads = 1
+
+    def visit(node: Any) -> None:
+        nonlocal threads, shared, vthreads
+        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key == "thread_extent":
+            tag = node.node.thread_tag
+            if tag.startswith("threadIdx"):
+                threads *= int(node.value)
+            elif tag.startswith("vthread"):
+                vthreads *= int(node.value)
+        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key == "virtual_thread":
+            vthreads *= int(node.value)
+        if isinstance(node, tvm.tirx.Allocate):
+            scope = node.buffer_var.type_annotation.storage_scope
+            if scope == "shared":
+                n = 1
+                for e in node.extents:
+                    n *= int(e)
+                shared += n * node.dtype.bits // 8
+
+    tvm.tirx.stmt_functor.post_order_visit(func.body, visit)
+    parts = []
+    if threads > limits["max_threads_per_block"]:
+        parts.append(f"{threads} threads per block > {limits['max_threads_per_block']}")
+    if shared > limits["max_shared_memory_per_block"]:
+        parts.append(f"{shared} B shared memory per block > {limits['max_shared_memory_per_block']} B")
+    if vthreads > limits["max_vthread"]:
+        parts.append(f"{vthreads} virtual threads > {limits['max_vthread']}")
+    return "invalid GPU kernel: " + ("; ".join(parts) if parts else "VerifyGPUCode rejected it")
+
+
+def build(spec: dict[str, Any], values: dict[str, Any], out_path: str) -> dict[str, Any]:
+    """Instantiate the template for ``values``, compile it and export a shared library."""
+    import tvm
+
+    from tensortune.templates import get_template
+
+    t0 = time.perf_counter()
+    try:
+        template = get_template(spec["template"])
+        mod = template.instantiate(_workload(spec), values)
+    except Exception as e:
+        return {"error": int(ErrorKind.INSTANTIATION), "message": f"{type(e).__name__}: {e}"}
+    target = _tvm_target(spec["target"])
+    if target.kind.name == "cuda":
+        try:
+            problem = verify_gpu(mod, target)
+        except Exception as e:
+            problem = f"GPU verification failed: {type(e).__name__}: {e}"
+        if problem:
+            return {"error": int(ErrorKind.COMPILE_DEVICE), "message": problem, "build_s": time.perf_counter() - t0}
+    try:
+        lib = tvm.compile(mod, target=target)
+    except Exception as e:
+        kind = ErrorKind.COMPILE_DEVICE if target.kind.name != "llvm" else ErrorKind.COMPILE_HOST
+        return {"error": int(kind), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
+    try:
+        lib.export_library(out_path)
+    except Exception as e:
+        return {"error": int(ErrorKind.COMPILE_HOST), "message": f"export failed: {type(e).__name__}: {e}"}
+    return {"path": out_path, "build_s": time.perf_counter() - t0}
+
+
+def prepare(spec: dict[str, Any]) -> bool:
+    """Compute (and cache in this worker) the workload's reference inputs and output."""
+    _prepared(spec, {})
+    return True
+
+
+def _prepared(spec: dict[str, Any], values: dict[str, Any]) -> tuple[list[np.ndarray], np.ndarray]:
+    """Reference inputs and output of the workload, cached per worker (inputs in workload layout)."""
+    key = (spec["workload"], spec["template"])
+    if key not in _PREPARED:
+        wl = _workload(spec)
+        inputs = wl.make_inputs(seed=0)
+        _PREPARED.clear()
+        _PREPARED[key] = (inputs, wl.reference(inputs))
+    return _PREPARED[key]
+
+
+def check_output(out: np.ndarray, ref: np.ndarray) -> str | None:
+    if out.shape != ref.shape:
+        return f"output shape {out.shape} != reference {ref.shape}"
+    if not np.all(np.isfinite(out)):
+        return "output has NaN or Inf"
+    scale = float(np.max(np.abs(ref))) or 1.0
+    err = float(np.max(np.abs(out.astype(np.float64) - ref)))
+    if err > 1e-3 * scale + 1e-5:
+        return f"max abs error {err:.3g} exceeds tolerance {1e-3 * scale:.3g} (reference max {scale:.3g})"
+    return None
+
+
+def _timed(f: Any, dev: Any, args: list[Any], timing: dict[str, Any]) -> list[float]:
+    ev = f.time_evaluator("main", dev, number=1, repeat=int(timing["repeat"]), min_repeat_ms=int(timing["min_repeat_ms"]))
+    return [float(x) for x in ev(*args).results]
+
+
+def run_local(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any]) -> dict[str, Any]:
+    """Load a built kernel, check its output against the reference, then time it."""
+    import tvm
+
+    from tensortune.templates import get_template
+
+    template = get_template(spec["template"])
+    inputs, ref = _prepared(spec, values)
+    args_np = template.prepare_inputs(_workload(spec), values, inputs)
+    t = json.loads(spec["target"])
+    dev = tvm.cuda(0) if t.get("kind") == "cuda" else tvm.cpu(0)
+    try:
+        lib = tvm.runtime.load_module(lib_path)
+        args = [tvm.runtime.tensor(a, dev) for a in args_np]
+        args.append(tvm.runtime.tensor(np.full(ref.shape, np.nan, dtype="float32"), dev))
+        lib["main"](*args)
+        dev.sync()
+    except Exception as e:
+        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
+    bad = check_output(args[-1].numpy(), ref)
+    if bad:
+        return {"error": int(ErrorKind.WRONG_ANSWER), "message": bad}
+    try:
+        return {"costs": _timed(lib, dev, args, timing)}
+    except Exception as e:
+        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
+
+
+def run_rpc(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any],
+            tracker: dict[str, Any]) -> dict[str, Any]:
+    """As :func:`run_local`, on a device obtained from a TVM RPC tracker."""
+    from tvm import rpc
+
+    from tensortune.templates import get_template
+
+    template = get_template(spec["template"])
+    inputs, ref = _prepared(spec, values)
+    args_np = template.prepare_inputs(_workload(spec), values, inputs)
+    try:
+        tr = rpc.connect_tracker(tracker["host"], int(tracker["port"]))
+        remote = tr.request(tracker["key"], priority=1, session_timeout=int(tracker.get("session_timeout", 60)))
+        remote.upload(lib_path)
+        lib = remote.load_module(os.path.basename(lib_path))
+        kind = json.loads(spec["target"]).get("kind")
+        dev = remote.cuda(0) if kind == "cuda" else remote.cpu(0)
+        from tvm.runtime import tensor
+
+        args = [tensor(a, dev) for a in args_np]
+        args.append(tensor(np.full(ref.shape, np.nan, dtype="float32"), dev))
+        lib["main"](*args)
+        dev.sync()
+        out = args[-1].numpy()
+    except Exception as e:
+        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
+    bad = check_output(out, ref)
+    if bad:
+        return {"error": int(ErrorKind.WRONG_ANSWER), "message": bad}
+    try:
+        return {"costs": _timed(lib, dev, args, timing)}
+    except Exception as e:
+        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}

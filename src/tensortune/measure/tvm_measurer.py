@@ -1,0 +1,169 @@
+"""TVM measurers: parallel isolated builds, then isolated runs locally or through an RPC tracker."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+from tensortune.measure.base import ErrorKind, MeasureInput, MeasureResult
+from tensortune.measure.workers import CallOutcome, Worker, WorkerPool
+
+_JOBS = "tensortune.measure.tvm_jobs"
+
+
+@dataclass(frozen=True)
+class TimingPolicy:
+    """Each repeat runs the kernel as many times as it takes to last ``min_repeat_ms``; the cost is
+    the median of ``repeat`` repeats, all of which are kept."""
+
+    repeat: int = 5
+    min_repeat_ms: int = 40
+
+    def as_dict(self) -> dict[str, int]:
+        return {"repeat": self.repeat, "min_repeat_ms": self.min_repeat_ms}
+
+
+@dataclass(frozen=True)
+class RpcTracker:
+    host: str
+    port: int
+    key: str
+    session_timeout: int = 60
+
+    def as_dict(self) -> dict[str, object]:
+        return {"host": self.host, "port": self.port, "key": self.key, "session_timeout": self.session_timeout}
+
+
+def _failure(o: CallOutcome, timeout_kind: ErrorKind, crash_kind: ErrorKind, **kw: float) -> MeasureResult:
+    if o.status == "timeout":
+        return MeasureResult.failure(timeout_kind, o.message, **kw)
+    if o.status == "died":
+        return MeasureResult.failure(crash_kind, o.message, **kw)
+    return MeasureResult.failure(ErrorKind.UNKNOWN, o.message, **kw)
+
+
+class TvmMeasurer:
+    """Builds a batch in ``build_workers`` parallel processes (each with ``build_timeout``), waits for
+    all builds, then runs the kernels one at a time in a separate runner process (``run_timeout``), so
+    builds and runs never overlap. With ``rpc`` set, kernels run on devices leased from a TVM RPC
+    tracker instead (``rpc_parallel`` at a time)."""
+
+    def __init__(self, build_workers: int = 2, build_timeout: float = 60.0, run_timeout: float = 30.0,
+                 timing: TimingPolicy | None = None, rpc: RpcTracker | None = None, rpc_parallel: int = 1,
+                 run_threads: int | None = None, memory_limit_mb: int | None = None) -> None:
+        self.timing = timing or TimingPolicy()
+        self.build_timeout = build_timeout
+        self.run_timeout = run_timeout
+        self.rpc = rpc
+        self._builders = WorkerPool(build_workers, env={"TVM_NUM_THREADS": "1"})
+        threads = str(run_threads or os.cpu_count() or 1)
+        mem = memory_limit_mb * 1024 * 1024 if memory_limit_mb else None
+        self._runners = WorkerPool(rpc_parallel if rpc else 1, env={"TVM_NUM_THREADS": threads}, memory_limit_bytes=mem)
+        self._dir = tempfile.mkdtemp(prefix="tensortune-build-")
+        self._counter = 0
+
+    # ------------------------------------------------------------------
+    def _build(self, inputs: list[MeasureInput]) -> list[dict | MeasureResult]:
+        args = []
+        for inp in inputs:
+            self._counter += 1
+            path = os.path.join(self._dir, f"k{self._counter}.so")
+            args.append((inp.task.spec(), inp.task.space.values(inp.config), path))
+        outs = self._builders.map(f"{_JOBS}:build", args, self.build_timeout)
+        res: list[dict | MeasureResult] = []
+        for o in outs:
+            if o.status == "ok" and "path" in o.value:
+                res.append(o.value)
+            elif o.status == "ok":
+                res.append(MeasureResult.failure(ErrorKind(o.value["error"]), o.value["message"],
+                                                 build_seconds=o.value.get("build_s", 0.0)))
+            elif o.status == "exception":
+                res.append(MeasureResult.failure(ErrorKind.INSTANTIATION if "Instantiation" in o.message else ErrorKind.COMPILE_HOST, o.message))
+            else:
+                res.append(_failure(o, ErrorKind.BUILD_TIMEOUT, ErrorKind.COMPILE_HOST, build_seconds=self.build_timeout))
+        return res
+
+    def _run_args(self, inp: MeasureInput, path: str) -> tuple:
+        base = (path, inp.task.spec(), inp.task.space.values(inp.config), self.timing.as_dict())
+        return base + (self.rpc.as_dict(),) if self.rpc else base
+
+    def _to_result(self, o: CallOutcome, build_s: float) -> MeasureResult:
+        if o.status == "ok" and "costs" in o.value:
+            return MeasureResult(costs=tuple(o.value["costs"]), build_seconds=build_s,
+                                 run_seconds=sum(o.value["costs"]))
+        if o.status == "ok":
+            return MeasureResult.failure(ErrorKind(o.value["error"]), o.value["message"], build_seconds=build_s)
+        if o.status == "exception":
+            return MeasureResult.failure(ErrorKind.RUNTIME, o.message, build_seconds=build_s)
+        return _failure(o, ErrorKind.RUN_TIMEOUT, ErrorKind.RUNTIME, build_seconds=build_s)
+
+    def _prepare(self, worker: Worker, spec: dict) -> CallOutcome:
+        return worker.call(f"{_JOBS}:prepare", (spec,), timeout=900.0)
+
+    def measure(self, inputs: list[MeasureInput]) -> list[MeasureResult]:
+        if not inputs:
+            return []
+        built = self._build(inputs)
+        results: list[MeasureResult | None] = [r if isinstance(r, MeasureResult) else None for r in built]
+        todo = [i for i, r in enumerate(results) if r is None]
+        fn = f"{_JOBS}:run_rpc" if self.rpc else f"{_JOBS}:run_local"
+        if self.rpc is None:
+            worker = self._runners.workers[0]
+            for i in todo:
+                b = built[i]
+                assert isinstance(b, dict)
+                prep = self._prepare(worker, inputs[i].task.spec())
+                if prep.status != "ok":
+                    results[i] = MeasureResult.failure(ErrorKind.UNKNOWN, f"reference preparation failed: {prep.message}")
+                    continue
+                o = worker.call(fn, self._run_args(inputs[i], b["path"]), self.run_timeout)
+                results[i] = self._to_result(o, b["build_s"])
+        else:
+            outs = self._runners.map(fn, [self._run_args(inputs[i], built[i]["path"]) for i in todo],  # type: ignore[index]
+                                     self.run_timeout)
+            for i, o in zip(todo, outs, strict=True):
+                results[i] = self._to_result(o, built[i]["build_s"])  # type: ignore[index]
+        for b in built:
+            if isinstance(b, dict):
+                try:
+                    os.remove(b["path"])
+                except OSError:
+                    pass
+        return [r for r in results if r is not None]
+
+    def close(self) -> None:
+        self._builders.close()
+        self._runners.close()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> TvmMeasurer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def default_cpu_target(num_cores: int | None = None) -> dict:
+    """The local CPU as a TVM target dict (host LLVM cpu name, so AVX-512 is used where present)."""
+    from tvm.target import codegen
+
+    return {"kind": "llvm", "mcpu": codegen.llvm_get_system_cpu(), "num-cores": int(num_cores or os.cpu_count() or 1)}
+
+
+def parse_target(text: str) -> dict:
+    """``llvm`` (this CPU), ``cuda``, or a JSON target dict."""
+    text = text.strip()
+    if text == "llvm":
+        return default_cpu_target()
+    if text == "cuda":
+        return {"kind": "cuda", "arch": "sm_90"}
+    try:
+        t = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"unknown target {text!r}: use llvm, cuda, or a JSON target dict") from None
+    if not isinstance(t, dict) or "kind" not in t:
+        raise ValueError(f"a target dict needs a 'kind': {text!r}")
+    return t

@@ -1,0 +1,196 @@
+"""The search space: knobs, mixed-radix indexing, sampling, neighbours, encoding and constraints."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tensortune.space.knobs import Knob
+
+
+@dataclass(frozen=True, order=True)
+class Config:
+    """One point of a space: the option index of every knob, in the space's knob order."""
+
+    indices: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A named predicate over knob values; a config violating it is rejected before it is built."""
+
+    name: str
+    predicate: Callable[[dict[str, Any]], bool]
+
+
+class SearchSpace:
+    """An ordered set of knobs plus validity constraints.
+
+    Index <-> config uses mixed radix with the first knob as the least significant digit (AutoTVM's
+    convention). Sizes can exceed 2**63, so indices are Python ints.
+    """
+
+    def __init__(self, knobs: Sequence[Knob], constraints: Sequence[Constraint] = ()) -> None:
+        names = [k.name for k in knobs]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate knob names in {names}")
+        if not knobs:
+            raise ValueError("a search space needs at least one knob")
+        self.knobs: tuple[Knob, ...] = tuple(knobs)
+        self.constraints: tuple[Constraint, ...] = tuple(constraints)
+        self.radices = np.array([len(k) for k in knobs], dtype=np.int64)
+        self._name_to_pos = {k.name: i for i, k in enumerate(knobs)}
+        # per-knob feature lookup tables: option index -> feature row
+        self._tables = [np.array([k.feature(i) for i in range(len(k))], dtype=np.float64) for k in knobs]
+        self._valid_cache: dict[tuple[int, ...], bool] = {}
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def size(self) -> int:
+        out = 1
+        for r in self.radices:
+            out *= int(r)
+        return out
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def names(self) -> list[str]:
+        return [k.name for k in self.knobs]
+
+    def knob(self, name: str) -> Knob:
+        return self.knobs[self._name_to_pos[name]]
+
+    def groups(self) -> dict[str, list[str]]:
+        """Knob names by group label (later: one RL agent per group)."""
+        out: dict[str, list[str]] = {}
+        for k in self.knobs:
+            out.setdefault(k.group, []).append(k.name)
+        return out
+
+    # ------------------------------------------------------------------ index <-> config
+    def index_of(self, cfg: Config) -> int:
+        idx, mul = 0, 1
+        for i, r in zip(cfg.indices, self.radices, strict=True):
+            idx += int(i) * mul
+            mul *= int(r)
+        return idx
+
+    def config(self, index: int) -> Config:
+        if not 0 <= index < self.size:
+            raise IndexError(f"config index {index} outside space of size {self.size}")
+        out = []
+        for r in self.radices:
+            index, d = divmod(index, int(r))
+            out.append(d)
+        return Config(tuple(out))
+
+    def values(self, cfg: Config) -> dict[str, Any]:
+        """Knob name -> option value."""
+        return {k.name: k.value(i) for k, i in zip(self.knobs, cfg.indices, strict=True)}
+
+    def to_json(self, cfg: Config) -> dict[str, Any]:
+        return {k.name: k.to_json(i) for k, i in zip(self.knobs, cfg.indices, strict=True)}
+
+    def from_json(self, values: dict[str, Any]) -> Config:
+        """Inverse of :meth:`to_json`; raises ValueError for unknown knobs or options."""
+        if set(values) != set(self.names):
+            raise ValueError(f"config knobs {sorted(values)} do not match space knobs {sorted(self.names)}")
+        return Config(tuple(k.index(values[k.name]) for k in self.knobs))
+
+    # ------------------------------------------------------------------ validity
+    def violated(self, cfg: Config) -> list[str]:
+        vals = self.values(cfg)
+        return [c.name for c in self.constraints if not c.predicate(vals)]
+
+    def is_valid(self, cfg: Config) -> bool:
+        if not self.constraints:
+            return True
+        hit = self._valid_cache.get(cfg.indices)
+        if hit is None:
+            hit = not self.violated(cfg)
+            if len(self._valid_cache) < 1_000_000:
+                self._valid_cache[cfg.indices] = hit
+        return hit
+
+    def valid_mask(self, idx: np.ndarray) -> np.ndarray:
+        """Validity of each row of an (n, n_knobs) index matrix."""
+        if not self.constraints:
+            return np.ones(len(idx), dtype=bool)
+        return np.array([self.is_valid(Config(tuple(int(v) for v in row))) for row in idx], dtype=bool)
+
+    # ------------------------------------------------------------------ sampling and moves
+    def sample(self, n: int, rng: np.random.Generator, exclude: Iterable[Config] = (), max_tries: int = 100) -> list[Config]:
+        """Up to ``n`` distinct valid configs drawn uniformly, skipping ``exclude``."""
+        seen = set(exclude)
+        out: list[Config] = []
+        tries = 0
+        while len(out) < n and tries < max_tries:
+            tries += 1
+            need = (n - len(out)) * 2 + 8
+            rows = self.random_indices(need, rng)
+            for row in rows:
+                c = Config(tuple(int(v) for v in row))
+                if c in seen or not self.is_valid(c):
+                    continue
+                seen.add(c)
+                out.append(c)
+                if len(out) == n:
+                    break
+        return out
+
+    def random_indices(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """An (n, n_knobs) matrix of uniformly random option indices (validity not checked)."""
+        return (rng.random((n, len(self.knobs))) * self.radices).astype(np.int64)
+
+    def neighbors(self, cfg: Config) -> list[Config]:
+        """All valid configs that differ from ``cfg`` by one step of one knob."""
+        out = []
+        for pos, r in enumerate(self.radices):
+            for d in (-1, 1):
+                v = cfg.indices[pos] + d
+                if 0 <= v < r:
+                    c = Config(cfg.indices[:pos] + (v,) + cfg.indices[pos + 1:])
+                    if self.is_valid(c):
+                        out.append(c)
+        return out
+
+    def random_step(self, idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Vectorised move: for each row, one random knob one step up or down (clamped, never a no-op
+        unless the knob has a single option)."""
+        n = len(idx)
+        out = idx.copy()
+        pos = rng.integers(0, len(self.radices), size=n)
+        step = rng.choice(np.array([-1, 1]), size=n)
+        cur = out[np.arange(n), pos]
+        nxt = cur + step
+        r = self.radices[pos]
+        nxt = np.where(nxt < 0, np.minimum(1, r - 1), nxt)
+        nxt = np.where(nxt >= r, np.maximum(r - 2, 0), nxt)
+        out[np.arange(n), pos] = nxt
+        return out
+
+    # ------------------------------------------------------------------ encoding
+    @property
+    def n_features(self) -> int:
+        return int(sum(t.shape[1] for t in self._tables))
+
+    def encode_indices(self, idx: np.ndarray) -> np.ndarray:
+        """Numeric features of an (n, n_knobs) index matrix: per knob, its option's feature row."""
+        idx = np.asarray(idx, dtype=np.int64)
+        if idx.ndim == 1:
+            idx = idx[None, :]
+        return np.concatenate([t[idx[:, j]] for j, t in enumerate(self._tables)], axis=1)
+
+    def encode(self, cfgs: Sequence[Config]) -> np.ndarray:
+        if not cfgs:
+            return np.zeros((0, self.n_features))
+        return self.encode_indices(np.array([c.indices for c in cfgs], dtype=np.int64))
+
+    def describe(self) -> str:
+        parts = [f"{k.name}[{len(k)}]" for k in self.knobs]
+        return f"SearchSpace(size={self.size}, knobs=" + ", ".join(parts) + ")"

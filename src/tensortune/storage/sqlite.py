@@ -1,0 +1,215 @@
+"""SQLite storage (standard library), WAL mode, one transaction per measured batch.
+
+Safe for several tuner processes on one file: every write is a short ``BEGIN IMMEDIATE``
+transaction and readers never block writers (WAL).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from tensortune.measure.base import ErrorKind
+from tensortune.storage.records import TuningRecord
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_key TEXT NOT NULL,
+    task_name TEXT NOT NULL DEFAULT '',
+    target_key TEXT NOT NULL,
+    config_index TEXT NOT NULL,
+    config TEXT NOT NULL,
+    costs TEXT NOT NULL,
+    cost REAL,
+    error INTEGER NOT NULL,
+    message TEXT NOT NULL DEFAULT '',
+    tuner TEXT NOT NULL DEFAULT '',
+    run_id TEXT NOT NULL DEFAULT '',
+    seed INTEGER NOT NULL DEFAULT 0,
+    kind TEXT NOT NULL DEFAULT 'trial',
+    flops INTEGER NOT NULL DEFAULT 0,
+    build_seconds REAL NOT NULL DEFAULT 0,
+    run_seconds REAL NOT NULL DEFAULT 0,
+    timestamp REAL NOT NULL,
+    extra TEXT NOT NULL DEFAULT '{}',
+    UNIQUE (run_id, task_key, target_key, config_index, kind, timestamp)
+);
+CREATE INDEX IF NOT EXISTS records_task ON records (task_key, target_key);
+CREATE INDEX IF NOT EXISTS records_run ON records (run_id);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    run_id TEXT NOT NULL, name TEXT NOT NULL, data BLOB NOT NULL, updated REAL NOT NULL,
+    PRIMARY KEY (run_id, name)
+);
+"""
+
+_COLUMNS = ("task_key", "task_name", "target_key", "config_index", "config", "costs", "cost", "error", "message",
+            "tuner", "run_id", "seed", "kind", "flops", "build_seconds", "run_seconds", "timestamp", "extra")
+
+
+class StorageError(Exception):
+    """The database cannot be used (corrupt, not ours, unwritable, newer schema)."""
+
+
+class SQLiteStorage:
+    def __init__(self, path: str | os.PathLike[str], readonly: bool = False) -> None:
+        self.path = Path(path)
+        if readonly and not self.path.exists():
+            raise StorageError(f"database {self.path} does not exist")
+        if not readonly and self.path.parent and not self.path.parent.exists():
+            raise StorageError(f"cannot create database {self.path}: directory {self.path.parent} does not exist")
+        try:
+            uri = f"file:{self.path}?mode=ro" if readonly else f"file:{self.path}"
+            self._db = sqlite3.connect(uri, uri=True, timeout=60.0, isolation_level=None)
+            self._db.execute("PRAGMA busy_timeout = 60000")
+            self._check_and_init(readonly)
+        except sqlite3.DatabaseError as e:
+            msg = str(e)
+            if "not a database" in msg or "malformed" in msg:
+                raise StorageError(f"{self.path} is not a tensortune database (corrupt or not SQLite)") from None
+            if "readonly" in msg or "unable to open" in msg or "permission" in msg.lower():
+                raise StorageError(f"cannot write database {self.path}: {msg}") from None
+            raise StorageError(f"database {self.path}: {msg}") from None
+
+    def _check_and_init(self, readonly: bool) -> None:
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and "meta" not in tables:
+            raise StorageError(f"{self.path} is an SQLite database but not a tensortune one")
+        if "meta" in tables:
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if row is None or int(row[0]) > SCHEMA_VERSION:
+                raise StorageError(f"{self.path} has schema version {row and row[0]}; this tensortune reads {SCHEMA_VERSION}")
+        if readonly:
+            return
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        with self._tx():
+            for stmt in _SCHEMA.strip().split(";"):
+                if stmt.strip():
+                    self._db.execute(stmt)
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, exc_type: object, *rest: object) -> None:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+    def _tx(self) -> _Tx:
+        return SQLiteStorage._Tx(self._db)
+
+    # ------------------------------------------------------------------ writes
+    def add(self, records: Iterable[TuningRecord]) -> int:
+        """Insert a batch in one transaction (committed, durable on return); exact duplicates skipped."""
+        rows = [self._row(r) for r in records]
+        if not rows:
+            return 0
+        try:
+            with self._tx() as db:
+                before = db.total_changes
+                db.executemany(f"INSERT OR IGNORE INTO records ({','.join(_COLUMNS)}) VALUES ({','.join('?' * len(_COLUMNS))})", rows)
+                return db.total_changes - before
+        except sqlite3.OperationalError as e:
+            raise StorageError(f"cannot write database {self.path}: {e}") from None
+
+    @staticmethod
+    def _row(r: TuningRecord) -> tuple:
+        cost = r.cost if r.ok else None
+        return (r.task_key, r.task_name, r.target_key, str(r.config_index), json.dumps(r.config, sort_keys=True),
+                json.dumps(list(r.costs)), cost, int(r.error), r.message, r.tuner, r.run_id, int(r.seed), r.kind,
+                int(r.flops), float(r.build_seconds), float(r.run_seconds), float(r.timestamp or time.time()),
+                json.dumps(r.extra, sort_keys=True))
+
+    def save_checkpoint(self, run_id: str, name: str, data: bytes) -> None:
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?, ?)", (run_id, name, data, time.time()))
+
+    def load_checkpoint(self, run_id: str, name: str) -> bytes | None:
+        row = self._db.execute("SELECT data FROM checkpoints WHERE run_id=? AND name=?", (run_id, name)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    # ------------------------------------------------------------------ reads
+    @staticmethod
+    def _record(row: sqlite3.Row | tuple) -> TuningRecord:
+        d = dict(zip(_COLUMNS, row[1:], strict=True))
+        return TuningRecord(
+            task_key=d["task_key"], task_name=d["task_name"], target_key=d["target_key"],
+            config_index=int(d["config_index"]), config=json.loads(d["config"]),
+            costs=tuple(json.loads(d["costs"])), error=ErrorKind(d["error"]), message=d["message"],
+            tuner=d["tuner"], run_id=d["run_id"], seed=d["seed"], kind=d["kind"], flops=d["flops"],
+            build_seconds=d["build_seconds"], run_seconds=d["run_seconds"], timestamp=d["timestamp"],
+            extra=json.loads(d["extra"]))
+
+    def records(self, task_key: str | None = None, target_key: str | None = None, run_id: str | None = None,
+                kind: str | None = None) -> list[TuningRecord]:
+        """Records in insertion order, filtered by whatever is given."""
+        where, args = [], []
+        for col, val in (("task_key", task_key), ("target_key", target_key), ("run_id", run_id), ("kind", kind)):
+            if val is not None:
+                where.append(f"{col} = ?")
+                args.append(val)
+        sql = f"SELECT id,{','.join(_COLUMNS)} FROM records"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        return [self._record(r) for r in self._db.execute(sql + " ORDER BY id", args)]
+
+    def count(self, run_id: str, kind: str = "trial") -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM records WHERE run_id=? AND kind=?", (run_id, kind)).fetchone()[0])
+
+    def tasks(self) -> list[tuple[str, str, str]]:
+        """(task_key, target_key, task_name) of every task with records."""
+        rows = self._db.execute("SELECT task_key, target_key, MAX(task_name) FROM records GROUP BY task_key, target_key "
+                                "ORDER BY MIN(id)")
+        return [(a, b, c) for a, b, c in rows]
+
+    def best(self, task_key: str, target_key: str, k: int = 1, run_id: str | None = None) -> list[TuningRecord]:
+        """The k fastest configs of a task. A config that was re-measured is ranked by its latest
+        re-measurement (the honest figure), otherwise by its trial."""
+        latest: dict[int, TuningRecord] = {}
+        for r in self.records(task_key, target_key, run_id):
+            if not r.ok:
+                continue
+            prev = latest.get(r.config_index)
+            if prev is None or (r.kind == "remeasure") or (prev.kind == "trial" and r.cost < prev.cost):
+                latest[r.config_index] = r
+        return sorted(latest.values(), key=lambda r: r.cost)[:k]
+
+    # ------------------------------------------------------------------ JSON lines
+    def export_jsonl(self, path: str | os.PathLike[str]) -> int:
+        recs = self.records()
+        tmp = Path(str(path) + ".tmp")
+        with open(tmp, "w") as f:
+            for r in recs:
+                f.write(r.dumps() + "\n")
+        os.replace(tmp, path)
+        return len(recs)
+
+    def import_jsonl(self, path: str | os.PathLike[str]) -> int:
+        """Import every record of a JSON-lines file, all or nothing; ValueError names the bad line."""
+        recs = []
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    recs.append(TuningRecord.from_json(json.loads(line)))
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path}:{n}: not valid JSON ({e.msg})") from None
+                except (ValueError, TypeError) as e:
+                    raise ValueError(f"{path}:{n}: {e}") from None
+        return self.add(recs)
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,6 @@
+"""Schedule templates per (operator, target kind)."""
+
+from tensortune.templates.base import InstantiationError, Template
+from tensortune.templates.registry import default_template, get_template, template_names
+
+__all__ = ["InstantiationError", "Template", "default_template", "get_template", "template_names"]

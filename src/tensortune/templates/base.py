@@ -1,0 +1,40 @@
+"""The template interface: a search space per workload and a schedule per config."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from tensortune.space import SearchSpace
+
+
+class InstantiationError(Exception):
+    """The template cannot produce a schedule for this config (AutoTVM's INSTANTIATION_ERROR)."""
+
+
+class Template(ABC):
+    """Maps (workload, knob values) to a scheduled TVM ``IRModule`` for one target kind.
+
+    A template may choose its own argument layouts (for example a weight packed into blocks); it then
+    converts the workload's reference inputs with :meth:`prepare_inputs` so the runner can check the
+    kernel's output against the workload's NumPy reference.
+    """
+
+    name: str = ""
+    target_kind: str = "llvm"
+    ops: tuple[str, ...] = ()
+
+    @abstractmethod
+    def space(self, workload: Any) -> SearchSpace: ...
+
+    @abstractmethod
+    def instantiate(self, workload: Any, values: dict[str, Any]) -> Any:
+        """Return a scheduled ``tvm.IRModule`` with a ``main`` function (args: inputs..., output)."""
+
+    def prepare_inputs(self, workload: Any, values: dict[str, Any], inputs: list[np.ndarray]) -> list[np.ndarray]:
+        return inputs
+
+    def supports(self, workload: Any) -> bool:
+        return getattr(workload, "op", None) in self.ops

@@ -1,0 +1,124 @@
+"""CPU conv2d (NCHW in, NCHW out) with the papers' knobs mapped to an x86 schedule.
+
+Knobs (names as in AutoTVM/Chameleon): ``tile_f`` splits the output channels into
+[parallel, middle, register, vector-lanes]; ``tile_y`` and ``tile_x`` split the output rows and
+columns into [parallel, middle, register]; ``tile_rc``/``tile_ry``/``tile_rx`` split the reduction
+axes into [outer, inner]; ``auto_unroll_max_step`` and ``unroll_explicit`` drive TVM's unroller.
+
+The weight is packed into ``[K / f_v, C, R, S, f_v]`` (``f_v`` = innermost factor of tile_f) so that
+the innermost loop is a contiguous vector FMA; this is the deployment layout (weights are constants,
+packed once, as TVM's x86 ``conv2d_NCHWc`` does), so the pack is not timed. The output is
+accumulated in a register block (``cache_write`` to ``local``) and written back straight into NCHW.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tensortune.space import Constraint, OptionKnob, SearchSpace, SplitKnob
+from tensortune.templates.base import Template
+from tensortune.workloads.conv2d import Conv2d
+
+MAX_REGISTER_BLOCK = 1024  # floats accumulated per register block (f_r * f_v * y_r * x_r)
+
+
+def _register_block(v: dict[str, Any]) -> int:
+    f, y, x = v["tile_f"], v["tile_y"], v["tile_x"]
+    return f[2] * f[3] * y[2] * x[2]
+
+
+class CpuConv2d(Template):
+    name = "conv2d_nchw.llvm"
+    target_kind = "llvm"
+    ops = ("conv2d_nchw",)
+
+    def space(self, wl: Conv2d) -> SearchSpace:
+        oh, ow = wl.out_hw
+        knobs = [
+            SplitKnob("tile_f", wl.out_channels, 4, max_factor=64),
+            SplitKnob("tile_y", oh, 3),
+            SplitKnob("tile_x", ow, 3),
+            SplitKnob("tile_rc", wl.in_channels, 2),
+            SplitKnob("tile_ry", wl.kernel[0], 2),
+            SplitKnob("tile_rx", wl.kernel[1], 2),
+            OptionKnob("auto_unroll_max_step", [0, 32, 128, 512], group="unroll"),
+            OptionKnob("unroll_explicit", [0, 1], group="unroll"),
+        ]
+        cons = [Constraint(f"register block <= {MAX_REGISTER_BLOCK} floats",
+                           lambda v: _register_block(v) <= MAX_REGISTER_BLOCK)]
+        return SearchSpace(knobs, cons)
+
+    def prepare_inputs(self, wl: Conv2d, values: dict[str, Any], inputs: list[np.ndarray]) -> list[np.ndarray]:
+        data, weight = inputs
+        fv = values["tile_f"][3]
+        k, c, r, s = weight.shape
+        packed = weight.reshape(k // fv, fv, c, r, s).transpose(0, 2, 3, 4, 1).copy()
+        return [data, packed]
+
+    def compute(self, wl: Conv2d, fv: int) -> Any:
+        import tvm
+        from tvm import te
+
+        n_, c_, h_, w_ = wl.batch, wl.in_channels, wl.height, wl.width
+        k_ = wl.out_channels
+        (kh, kw), (sh, sw), (ph, pw), (dh, dw) = wl.kernel, wl.stride, wl.padding, wl.dilation
+        oh, ow = wl.out_hw
+        data = te.placeholder((n_, c_, h_, w_), name="data", dtype="float32")
+        kernel = te.placeholder((k_ // fv, c_, kh, kw, fv), name="kernel", dtype="float32")
+        if ph or pw:
+            zero = tvm.tirx.const(0.0, "float32")
+            pad = te.compute(
+                (n_, c_, h_ + 2 * ph, w_ + 2 * pw),
+                lambda n, c, h, w: tvm.tirx.if_then_else(
+                    tvm.tirx.all(h >= ph, h < h_ + ph, w >= pw, w < w_ + pw), data[n, c, h - ph, w - pw], zero),
+                name="pad")
+        else:
+            pad = data
+        rc = te.reduce_axis((0, c_), "rc")
+        ry = te.reduce_axis((0, kh), "ry")
+        rx = te.reduce_axis((0, kw), "rx")
+        conv = te.compute(
+            (n_, k_ // fv, oh, ow, fv),
+            lambda n, ko, y, x, ki: te.sum(pad[n, rc, y * sh + ry * dh, x * sw + rx * dw] * kernel[ko, rc, ry, rx, ki],
+                                           axis=[rc, ry, rx]),
+            name="conv")
+        out = te.compute((n_, k_, oh, ow), lambda n, k, y, x: conv[n, k // fv, y, x, k % fv], name="out")
+        return te.create_prim_func([data, kernel, out]), bool(ph or pw)
+
+    def instantiate(self, wl: Conv2d, v: dict[str, Any]) -> Any:
+        from tvm import s_tir
+
+        f0, f1, f2, fv = v["tile_f"]
+        _, y1, y2 = v["tile_y"]
+        _, x1, x2 = v["tile_x"]
+        _, rci = v["tile_rc"]
+        _, ryi = v["tile_ry"]
+        _, rxi = v["tile_rx"]
+        func, padded = self.compute(wl, fv)
+        sch = s_tir.Schedule(func)
+        conv = sch.get_sblock("conv")
+        wb = sch.cache_write(conv, 0, "local")
+        n, ko, y, x, ki, rc, ry, rx = sch.get_loops(conv)
+        ko0, ko1, ko2 = sch.split(ko, [f0, f1, f2])
+        y0, y1l, y2l = sch.split(y, [None, y1, y2])
+        x0, x1l, x2l = sch.split(x, [None, x1, x2])
+        rc0, rc1 = sch.split(rc, [None, rci])
+        ry0, ry1 = sch.split(ry, [None, ryi])
+        rx0, rx1 = sch.split(rx, [None, rxi])
+        sch.reorder(n, ko0, y0, x0, ko1, y1l, x1l, rc0, ry0, rx0, rc1, ry1, rx1, ko2, y2l, x2l, ki)
+        outer = sch.fuse(n, ko0, y0, x0)
+        sch.parallel(outer)
+        sch.vectorize(ki)
+        sch.compute_inline(wb)
+        sch.reverse_compute_at(sch.get_sblock("out"), x1l)
+        init = sch.decompose_reduction(conv, rc0)
+        sch.vectorize(sch.get_loops(init)[-1])
+        sch.annotate(outer, "pragma_auto_unroll_max_step", int(v["auto_unroll_max_step"]))
+        sch.annotate(outer, "pragma_unroll_explicit", int(v["unroll_explicit"]))
+        if padded:
+            pad = sch.get_sblock("pad")
+            loops = sch.get_loops(pad)
+            sch.parallel(sch.fuse(loops[0], loops[1]))
+        return sch.mod

@@ -1,0 +1,34 @@
+"""Template registry with lazy imports: name -> "module:Class"."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from tensortune.templates.base import Template
+
+_TEMPLATES: dict[str, str] = {
+    "conv2d_nchw.llvm": "tensortune.templates.cpu_conv2d:CpuConv2d",
+    "dense.llvm": "tensortune.templates.cpu_dense:CpuDense",
+    "conv2d_nchw.cuda": "tensortune.templates.cuda_conv2d:CudaConv2d",
+    "faulty_dense.llvm": "tensortune.templates.faulty:FaultyDense",
+}
+
+
+def template_names() -> list[str]:
+    return sorted(_TEMPLATES)
+
+
+@cache
+def get_template(name: str) -> Template:
+    if name not in _TEMPLATES:
+        raise ValueError(f"unknown template {name!r}; known: {', '.join(template_names())}")
+    mod, cls = _TEMPLATES[name].split(":")
+    return getattr(importlib.import_module(mod), cls)()
+
+
+def default_template(op: str, target_kind: str) -> str:
+    name = f"{op}.{target_kind}"
+    if name not in _TEMPLATES:
+        raise ValueError(f"no template for operator {op!r} on target kind {target_kind!r}")
+    return name
