@@ -1,0 +1,52 @@
+"""AutoTVM's XGBoost cost model over knob features, with rank (default) or regression loss.
+
+Targets are throughputs normalised by the best seen (failed configs get 0), as in AutoTVM. Parameters
+follow AutoTVM's ``XGBoostCostModel``: depth 3, eta 0.3, gamma 1e-4, min_child_weight 1. AutoTVM stops
+boosting with a custom recall metric; we train a fixed number of rounds (150 by default), which needs
+no metric that XGBoost's ranking code would reject for real-valued labels.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import xgboost as xgb
+
+
+class XGBoostCostModel:
+    def __init__(self, loss: str = "rank", seed: int = 0, num_rounds: int = 150, nthread: int | None = None) -> None:
+        if loss not in ("rank", "reg"):
+            raise ValueError(f"loss must be 'rank' or 'reg', not {loss!r}")
+        self.loss = loss
+        self.num_rounds = num_rounds
+        self.params = {
+            "max_depth": 3, "gamma": 1e-4, "min_child_weight": 1, "subsample": 1.0, "eta": 0.3,
+            "lambda": 1.0, "alpha": 0.0, "seed": seed, "verbosity": 0,
+            "nthread": nthread or os.cpu_count() or 1,
+            "objective": "rank:pairwise" if loss == "rank" else "reg:squarederror",
+        }
+        self._booster: xgb.Booster | None = None
+
+    @property
+    def fitted(self) -> bool:
+        return self._booster is not None
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> None:
+        x = np.asarray(x, dtype=np.float32)
+        y = np.asarray(y, dtype=np.float64)
+        if len(x) == 0:
+            raise ValueError("cannot fit a cost model on no data")
+        if len(x) != len(y):
+            raise ValueError(f"{len(x)} feature rows but {len(y)} targets")
+        top = float(np.max(y)) if len(y) else 0.0
+        y = y / top if top > 0 else y
+        d = xgb.DMatrix(x, label=y)
+        if self.loss == "rank":
+            d.set_group([len(y)])
+        self._booster = xgb.train(self.params, d, num_boost_round=self.num_rounds)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        if self._booster is None:
+            raise RuntimeError("cost model used before fit")
+        return self._booster.predict(xgb.DMatrix(np.asarray(x, dtype=np.float32)))

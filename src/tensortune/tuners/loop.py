@@ -1,0 +1,240 @@
+"""The one tuning loop: budget, batching, early stopping, resume, callbacks, progress, storage.
+
+Algorithms are ask/tell state machines (``SearchStrategy``); they never own the loop. Every measured
+batch is committed to storage before the next batch is proposed, so a killed run loses at most the
+batch in flight, and running the same command again resumes: the run's records are replayed through
+``tell`` and no stored config is measured again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tensortune.measure.base import ErrorKind, MeasureInput, Measurer, MeasureResult, Task
+from tensortune.space import Config
+from tensortune.storage.records import TuningRecord
+from tensortune.storage.sqlite import SQLiteStorage
+from tensortune.tuners.strategy import SearchStrategy
+
+
+@dataclass(frozen=True)
+class Budget:
+    trials: int | None = None  # measurements (trials) for this run, counting resumed ones
+    seconds: float | None = None  # wall time of this session
+    early_stopping: int | None = None  # stop after this many trials without improvement
+
+    def __post_init__(self) -> None:
+        if self.trials is None and self.seconds is None:
+            raise ValueError("a budget needs a number of measurements or a time limit")
+        if self.trials is not None and self.trials < 1:
+            raise ValueError(f"the measurement budget must be at least 1, not {self.trials}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"the time budget must be positive, not {self.seconds}")
+        if self.early_stopping is not None and self.early_stopping < 1:
+            raise ValueError("early stopping needs a positive number of trials")
+
+
+@dataclass
+class TuneSummary:
+    task: Task
+    tuner: str
+    run_id: str
+    seed: int
+    trials: int = 0
+    resumed: int = 0
+    errors: int = 0
+    best_cost: float = float("inf")
+    best_config: dict | None = None
+    best_remeasured: bool = False
+    curve: list[float] = field(default_factory=list)  # best GFLOP/s after each trial
+    wall_seconds: float = 0.0
+    search_seconds: float = 0.0
+    measure_seconds: float = 0.0
+    storage_seconds: float = 0.0
+    search_steps: list[int] = field(default_factory=list)
+    batch_sizes: list[int] = field(default_factory=list)
+    stop_reason: str = ""
+
+    @property
+    def best_gflops(self) -> float:
+        return self.task.flops / self.best_cost / 1e9 if self.best_cost < float("inf") else 0.0
+
+
+@dataclass(frozen=True)
+class BatchEvent:
+    summary: TuneSummary
+    configs: list[Config]
+    results: list[MeasureResult]
+
+
+Callback = Callable[[BatchEvent], None]
+
+
+def make_run_id(task: Task, tuner: str, seed: int) -> str:
+    h = hashlib.sha1(f"{task.key}|{task.target_json}".encode()).hexdigest()[:10]
+    return f"{tuner}-s{seed}-{h}"
+
+
+class Tuner:
+    def __init__(self, task: Task, strategy: SearchStrategy, measurer: Measurer, storage: SQLiteStorage,
+                 budget: Budget, *, tuner_name: str | None = None, seed: int = 0, run_id: str | None = None,
+                 batch_size: int = 16, callbacks: list[Callback] | None = None, progress: bool = False,
+                 remeasure_best: bool = True) -> None:
+        if batch_size < 1:
+            raise ValueError("batch size must be at least 1")
+        self.task = task
+        self.strategy = strategy
+        self.measurer = measurer
+        self.storage = storage
+        self.budget = budget
+        self.tuner_name = tuner_name or strategy.name
+        self.seed = seed
+        self.run_id = run_id or make_run_id(task, self.tuner_name, seed)
+        self.batch_size = batch_size
+        self.callbacks = list(callbacks or [])
+        self.progress = progress
+        self.remeasure_best = remeasure_best
+
+    def _throughput(self, r: MeasureResult | TuningRecord) -> float:
+        return self.task.flops / r.cost if r.ok and r.cost > 0 else 0.0
+
+    def _record(self, cfg: Config, r: MeasureResult, kind: str = "trial") -> TuningRecord:
+        sp = self.task.space
+        return TuningRecord(
+            task_key=self.task.key, task_name=self.task.name, target_key=self.task.target_json,
+            config=sp.to_json(cfg), config_index=sp.index_of(cfg), costs=r.costs, error=r.error, message=r.message,
+            tuner=self.tuner_name, run_id=self.run_id, seed=self.seed, kind=kind, flops=self.task.flops,
+            build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp)
+
+    def _restore(self, s: TuneSummary) -> tuple[set[int], int]:
+        """Replay this run's stored trials; return measured config indices and trials since the best."""
+        sp = self.task.space
+        prior = self.storage.records(self.task.key, self.task.target_json, self.run_id, kind="trial")
+        measured: set[int] = set()
+        cfgs, ys = [], []
+        since_best = 0
+        for rec in prior:
+            measured.add(rec.config_index)
+            cfgs.append(sp.config(rec.config_index))
+            ys.append(self._throughput(rec))
+            s.trials += 1
+            s.errors += int(not rec.ok)
+            if rec.ok and rec.cost < s.best_cost:
+                s.best_cost, s.best_config, since_best = rec.cost, rec.config, 0
+            else:
+                since_best += 1
+            s.curve.append(s.best_gflops)
+        s.resumed = len(prior)
+        if prior:
+            t0 = time.perf_counter()
+            self.strategy.tell(cfgs, ys)
+            self.strategy.restored(len(prior))
+            s.search_seconds += time.perf_counter() - t0
+        return measured, since_best
+
+    def run(self) -> TuneSummary:
+        s = TuneSummary(self.task, self.tuner_name, self.run_id, self.seed)
+        start = time.perf_counter()
+        measured, since_best = self._restore(s)
+        bar = _Progress(self, s) if self.progress else None
+        try:
+            while True:
+                left = None if self.budget.trials is None else self.budget.trials - s.trials
+                if left is not None and left <= 0:
+                    s.stop_reason = "measurement budget spent"
+                    break
+                if self.budget.seconds is not None and time.perf_counter() - start >= self.budget.seconds:
+                    s.stop_reason = "time budget spent"
+                    break
+                if self.budget.early_stopping is not None and since_best >= self.budget.early_stopping:
+                    s.stop_reason = f"no improvement in {self.budget.early_stopping} trials"
+                    break
+                n = self.batch_size if left is None else min(self.batch_size, left)
+                t0 = time.perf_counter()
+                proposed = self.strategy.ask(n)
+                s.search_seconds += time.perf_counter() - t0
+                sp = self.task.space
+                batch: list[Config] = []
+                for c in proposed:  # the loop's guarantee: never measure a config twice or an invalid one
+                    i = sp.index_of(c)
+                    if i not in measured and sp.is_valid(c):
+                        measured.add(i)
+                        batch.append(c)
+                if left is not None:
+                    batch = batch[:left]
+                if not batch:
+                    s.stop_reason = "search space exhausted"
+                    break
+                t0 = time.perf_counter()
+                results = self.measurer.measure([MeasureInput(self.task, c) for c in batch])
+                s.measure_seconds += time.perf_counter() - t0
+                t0 = time.perf_counter()
+                self.storage.add([self._record(c, r) for c, r in zip(batch, results, strict=True)])
+                s.storage_seconds += time.perf_counter() - t0
+                for c, r in zip(batch, results, strict=True):
+                    s.trials += 1
+                    s.errors += int(not r.ok)
+                    if r.ok and r.cost < s.best_cost:
+                        s.best_cost, s.best_config, since_best = r.cost, sp.to_json(c), 0
+                    else:
+                        since_best += 1
+                    s.curve.append(s.best_gflops)
+                s.batch_sizes.append(len(batch))
+                t0 = time.perf_counter()
+                self.strategy.tell(batch, [self._throughput(r) for r in results])
+                s.search_seconds += time.perf_counter() - t0
+                for cb in self.callbacks:
+                    cb(BatchEvent(s, batch, results))
+                if bar:
+                    bar.update()
+            if self.remeasure_best and s.best_config is not None:
+                self._remeasure(s)
+        finally:
+            if bar:
+                bar.close()
+        s.search_steps = list(self.strategy.search_steps)
+        s.wall_seconds = time.perf_counter() - start
+        return s
+
+    def _remeasure(self, s: TuneSummary) -> None:
+        """Measure the incumbent again so the reported figure is not a lucky outlier."""
+        assert s.best_config is not None
+        cfg = self.task.space.from_json(s.best_config)
+        t0 = time.perf_counter()
+        r = self.measurer.measure([MeasureInput(self.task, cfg)])[0]
+        s.measure_seconds += time.perf_counter() - t0
+        self.storage.add([self._record(cfg, r, kind="remeasure")])
+        if r.ok:
+            s.best_cost = r.cost
+            s.best_remeasured = True
+        else:
+            s.stop_reason += f"; re-measuring the best config failed ({r.error.name})"
+
+
+class _Progress:
+    """A rich progress bar: trials, best GFLOP/s, errors, ETA."""
+
+    def __init__(self, tuner: Tuner, s: TuneSummary) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.s = s
+        total = tuner.budget.trials
+        self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("best {task.fields[best]:.1f} GFLOP/s"), TextColumn("errors {task.fields[errors]}"),
+                          TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), transient=False)
+        self.p.start()
+        self.id = self.p.add_task(f"{tuner.tuner_name} {tuner.task.name}", total=total, completed=s.trials,
+                                  best=s.best_gflops, errors=s.errors)
+
+    def update(self) -> None:
+        self.p.update(self.id, completed=self.s.trials, best=self.s.best_gflops, errors=self.s.errors)
+
+    def close(self) -> None:
+        self.update()
+        self.p.stop()
+
+
+__all__ = ["BatchEvent", "Budget", "Callback", "ErrorKind", "TuneSummary", "Tuner", "make_run_id"]

@@ -1,0 +1,13 @@
+"""Uniform random search without replacement."""
+
+from __future__ import annotations
+
+from tensortune.space import Config
+from tensortune.tuners.strategy import SearchStrategy
+
+
+class RandomSearch(SearchStrategy):
+    name = "random"
+
+    def ask(self, n: int) -> list[Config]:
+        return self.space.sample(n, self.rng, exclude=self.visited)

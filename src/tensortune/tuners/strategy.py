@@ -1,0 +1,41 @@
+"""The ask/tell interface every algorithm implements; the tuning loop owns everything else."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from tensortune.space import Config, SearchSpace
+
+
+class SearchStrategy(ABC):
+    """A state machine over one space. ``ask`` proposes unmeasured configs (possibly fewer or more
+    than asked for; an empty list means the space is exhausted); ``tell`` reports their outcomes as
+    throughputs (FLOP/s, 0 for a failed measurement). Replaying every stored outcome through ``tell``
+    restores the state after a restart."""
+
+    name = ""
+
+    def __init__(self, space: SearchSpace, seed: int = 0) -> None:
+        self.space = space
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.visited: set[Config] = set()
+        self.xs: list[Config] = []
+        self.ys: list[float] = []
+        self.search_steps: list[int] = []  # explorer steps per round (for the papers' step counts)
+
+    @abstractmethod
+    def ask(self, n: int) -> list[Config]: ...
+
+    def tell(self, configs: list[Config], throughputs: list[float]) -> None:
+        for c, y in zip(configs, throughputs, strict=True):
+            self.visited.add(c)
+            self.xs.append(c)
+            self.ys.append(float(y))
+
+    def restored(self, n_records: int) -> None:
+        """Called after a replay of ``n_records`` stored outcomes; reseeds so a resumed run does not
+        repeat the random draws of the first session."""
+        self.rng = np.random.default_rng([self.seed, n_records])
