@@ -45,7 +45,7 @@ def verify_gpu(mod: Any, target: Any) -> str | None:
     if pipeline is not None:
         lowered = pipeline(lowered)
     limits = dict(GPU_LIMITS)
-    for gv, func in lowered.functions_items():
+    for _, func in lowered.functions_items():
         if not s_tir.analysis.verify_gpu_code(func, limits):
             return describe_gpu_violation(func, limits)
     return None

@@ -127,7 +127,7 @@ class SQLiteStorage:
     @staticmethod
     def _row(r: TuningRecord) -> tuple:
         cost = r.cost if r.ok else None
-        return (r.task_key, r.task_name, r.target_key, str(r.config_index), json.dumps(r.config, sort_keys=True),
+        return (r.task_key, r.task_name, r.target_key, str(r.config_index), json.dumps(r.config),
                 json.dumps(list(r.costs)), cost, int(r.error), r.message, r.tuner, r.run_id, int(r.seed), r.kind,
                 int(r.flops), float(r.build_seconds), float(r.run_seconds), float(r.timestamp or time.time()),
                 json.dumps(r.extra, sort_keys=True))

@@ -218,7 +218,14 @@ class _Progress:
     """A rich progress bar: trials, best GFLOP/s, errors, ETA."""
 
     def __init__(self, tuner: Tuner, s: TuneSummary) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         self.s = s
         total = tuner.budget.trials

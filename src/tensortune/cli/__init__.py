@@ -1,0 +1,1 @@
+"""Command-line interface (thin layer over the public API)."""

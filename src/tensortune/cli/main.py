@@ -1,0 +1,392 @@
+"""``tensortune`` command: tune, best, export, import, compare.
+
+Bad input ends with one line on stderr and exit status 2; nothing is written before the input has
+been checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+from tensortune.measure.base import Task
+from tensortune.storage.sqlite import StorageError
+
+
+class UserError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"tensortune: error: {message} (see --help)\n")
+        raise SystemExit(2)
+
+
+# ---------------------------------------------------------------------------- argument helpers
+def _ints(text: str, what: str) -> list[int]:
+    try:
+        vals = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"{what}: expected comma-separated integers, got {text!r}") from None
+    if not vals:
+        raise UserError(f"{what}: empty")
+    return vals
+
+
+def _parse_conv(text: str) -> Any:
+    """``C,H,W,K,kernel,stride,pad[,dilation[,batch]]`` (square H/W/kernel)."""
+    from tensortune.workloads import Conv2d
+
+    v = _ints(text, "--conv")
+    if len(v) not in (7, 8, 9):
+        raise UserError(f"--conv takes C,H,W,K,kernel,stride,pad[,dilation[,batch]], got {len(v)} numbers")
+    c, h, w, k, kern, stride, pad = v[:7]
+    dil = v[7] if len(v) > 7 else 1
+    batch = v[8] if len(v) > 8 else 1
+    return Conv2d.make(batch, c, h, w, k, kern, stride, pad, dil)
+
+
+def _parse_dense(text: str) -> Any:
+    from tensortune.workloads import Dense
+
+    v = _ints(text, "--dense")
+    if len(v) != 3:
+        raise UserError(f"--dense takes M,K,N, got {len(v)} numbers")
+    return Dense.make(*v)
+
+
+def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
+    from tensortune.templates import default_template
+    from tensortune.workloads import model_tasks, resolve_layer
+
+    wls: list[tuple[str, Any]] = []
+    given = [x for x in (args.model, args.layer, args.conv, args.dense) if x]
+    if len(given) != 1:
+        raise UserError("give exactly one of --model, --layer, --conv, --dense")
+    if args.tasks and not args.model:
+        raise UserError("--tasks selects tasks of --model; it does nothing without it")
+    if args.model:
+        tasks = _ints(args.tasks, "--tasks") if args.tasks else None
+        wls = model_tasks(args.model, tasks)
+    elif args.layer:
+        wls = [resolve_layer(n) for n in args.layer.split(",")]
+    elif args.conv:
+        w = _parse_conv(args.conv)
+        wls = [(w.key, w)]
+    else:
+        w = _parse_dense(args.dense)
+        wls = [(w.key, w)]
+    out = []
+    for name, wl in wls:
+        tmpl = args.template or default_template(wl.op, target["kind"])
+        out.append(Task.make(wl, tmpl, target, name))
+    return out
+
+
+def _open_storage(path: str, readonly: bool = False) -> Any:
+    from tensortune.storage import SQLiteStorage
+
+    if not readonly:
+        p = Path(path)
+        if p.exists() and not os.access(p, os.W_OK):
+            raise UserError(f"cannot write database {path}: permission denied")
+        if not p.exists() and not os.access(p.parent if str(p.parent) else Path("."), os.W_OK):
+            raise UserError(f"cannot create database {path}: directory not writable")
+    return SQLiteStorage(path, readonly=readonly)
+
+
+def _budget(args: argparse.Namespace) -> Any:
+    from tensortune.tuners import Budget
+
+    if args.trials is not None and args.trials < 1:
+        raise UserError(f"--trials must be at least 1, got {args.trials}")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UserError(f"--time-limit must be positive, got {args.time_limit}")
+    return Budget(trials=args.trials, seconds=args.time_limit, early_stopping=args.early_stopping)
+
+
+def _measurer(args: argparse.Namespace, target: dict) -> Any:
+    from tensortune.measure.tvm_measurer import RpcTracker, TimingPolicy, TvmMeasurer
+
+    rpc = None
+    if args.rpc:
+        parts = args.rpc.split(":")
+        if len(parts) != 3 or not parts[1].isdigit():
+            raise UserError(f"--rpc takes host:port:key, got {args.rpc!r}")
+        rpc = RpcTracker(parts[0], int(parts[1]), parts[2])
+    if args.repeat < 1 or args.min_repeat_ms < 0:
+        raise UserError("--repeat must be >= 1 and --min-repeat-ms >= 0")
+    return TvmMeasurer(build_workers=args.build_workers, build_timeout=args.build_timeout, run_timeout=args.run_timeout,
+                       timing=TimingPolicy(args.repeat, args.min_repeat_ms), rpc=rpc, rpc_parallel=args.rpc_parallel,
+                       run_threads=int(target.get("num-cores", os.cpu_count() or 1)))
+
+
+def _target(text: str) -> dict:
+    from tensortune.measure.tvm_measurer import parse_target
+
+    try:
+        return parse_target(text)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
+def _recipe_options(args: argparse.Namespace) -> dict:
+    return {"plan_size": args.plan_size, "loss": args.loss}
+
+
+def _check_tuner(names: list[str]) -> None:
+    from tensortune.tuners import recipe_names
+
+    for n in names:
+        if n not in recipe_names():
+            raise UserError(f"unknown tuner {n!r}; known tuners: {', '.join(recipe_names())}")
+
+
+def _fmt_config(cfg: dict | None) -> str:
+    if not cfg:
+        return "-"
+    return " ".join(f"{k}={'x'.join(str(x) for x in v) if isinstance(v, list) else v}" for k, v in cfg.items())
+
+
+# ---------------------------------------------------------------------------- commands
+def cmd_tune(args: argparse.Namespace) -> int:
+    from tensortune.tuners import Tuner, create
+
+    target = _target(args.target)
+    _check_tuner([args.tuner])
+    tasks = _tasks(args, target)
+    budget = _budget(args)
+    for t in tasks:  # surface template/space problems before anything is written
+        _ = t.space
+        create(args.tuner, t.space, args.seed, **_recipe_options(args))
+    storage = _open_storage(args.db)
+    console = _console()
+    summaries = []
+    with _measurer(args, target) as measurer:
+        for t in tasks:
+            strat = create(args.tuner, t.space, args.seed, **_recipe_options(args))
+            tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=args.tuner, seed=args.seed,
+                          batch_size=args.batch_size, progress=not args.no_progress)
+            s = tuner.run()
+            summaries.append(s)
+            if s.resumed:
+                console.print(f"  resumed {s.resumed} stored measurements of run {s.run_id}")
+    _print_best(storage, [(t.key, t.target_json) for t in tasks], console)
+    for s in summaries:
+        console.print(f"{s.task.name}: {s.trials} measurements ({s.errors} failed), {s.wall_seconds:.0f} s, "
+                      f"search+training {100 * s.search_seconds / max(s.wall_seconds, 1e-9):.1f}% of wall time; {s.stop_reason}")
+    console.print(f"records stored in {args.db}")
+    return 0
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    c = Console()
+    return c if c.is_terminal else Console(width=200)
+
+
+def _print_best(storage: Any, keys: list[tuple[str, str]], console: Any) -> None:
+    from rich.table import Table
+
+    table = Table(title="best configuration per task")
+    for h in ("task", "template", "best time (ms)", "GFLOP/s", "measured"):
+        table.add_column(h, no_wrap=True)
+    table.add_column("config", overflow="fold")
+    for task_key, target_key in keys:
+        recs = storage.records(task_key, target_key)
+        best = storage.best(task_key, target_key, 1)
+        name = next((r.task_name for r in recs if r.task_name), task_key)
+        tmpl = task_key.split("|")[0]
+        n = sum(1 for r in recs if r.kind == "trial")
+        if best:
+            b = best[0]
+            table.add_row(name, tmpl, f"{1e3 * b.cost:.4f}", f"{b.gflops:.1f}", str(n), _fmt_config(b.config))
+        else:
+            table.add_row(name, tmpl, "-", "-", str(n), "no valid measurement")
+    console.print(table)
+
+
+def cmd_best(args: argparse.Namespace) -> int:
+    if not Path(args.db).exists():
+        raise UserError(f"database {args.db} does not exist")
+    storage = _open_storage(args.db, readonly=True)
+    keys = [(a, b) for a, b, name in storage.tasks() if not args.task or args.task in name or args.task in a]
+    if not keys:
+        raise UserError("no records" + (f" for task matching {args.task!r}" if args.task else "") + f" in {args.db}")
+    _print_best(storage, keys, _console())
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if not Path(args.db).exists():
+        raise UserError(f"database {args.db} does not exist")
+    if Path(args.out).exists() and not args.force:
+        raise UserError(f"{args.out} exists; pass --force to overwrite it")
+    storage = _open_storage(args.db, readonly=True)
+    n = storage.export_jsonl(args.out)
+    print(f"exported {n} records to {args.out}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    if not Path(args.file).is_file():
+        raise UserError(f"{args.file} is not a file")
+    from tensortune.storage.records import TuningRecord  # noqa: F401 (validation lives there)
+
+    storage = _open_storage(args.db)
+    try:
+        n = storage.import_jsonl(args.file)
+    except ValueError as e:
+        raise UserError(f"malformed import file, nothing imported: {e}") from None
+    print(f"imported {n} new records into {args.db}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from tensortune.reports.compare import HEADERS, plot, summarise, table_rows, write_json
+    from tensortune.tuners import Tuner, create
+
+    target = _target(args.target)
+    tuners = [t.strip() for t in args.tuners.split(",") if t.strip()]
+    _check_tuner(tuners)
+    seeds = _ints(args.seeds, "--seeds")
+    tasks = _tasks(args, target)
+    if len(tasks) != 1:
+        raise UserError("compare takes one task (use --layer, --conv or --dense, or --model with one --tasks entry)")
+    task = tasks[0]
+    budget = _budget(args)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    storage = _open_storage(args.db)
+    console = _console()
+    runs: dict[str, list[Any]] = {t: [] for t in tuners}
+    start = time.perf_counter()
+    baseline = None
+    with _measurer(args, target) as measurer:
+        for seed in seeds:  # seeds outermost: drift of the machine hits every tuner alike
+            for name in tuners:
+                strat = create(name, task.space, seed, **_recipe_options(args))
+                s = Tuner(task, strat, measurer, storage, budget, tuner_name=name, seed=seed,
+                          batch_size=args.batch_size, progress=not args.no_progress).run()
+                runs[name].append(s)
+    if args.baseline and target["kind"] == "llvm":
+        from tensortune.reports.baselines import torch_gflops
+
+        baseline, _ = torch_gflops(task.workload, int(target.get("num-cores", 1)), args.repeat, args.min_repeat_ms)
+    stats, overall = summarise(runs)
+    table = Table(title=f"{task.name}: {task.workload.describe()}, {budget.trials} measurements x {len(seeds)} seeds")
+    for h in HEADERS:
+        table.add_column(h)
+    for row in table_rows(stats):
+        table.add_row(*row)
+    console.print(table)
+    if baseline:
+        best = max(max(st.best_gflops) for st in stats)
+        console.print(f"PyTorch oneDNN on the same layer, same run: {baseline:.1f} GFLOP/s "
+                      f"(best tuned / oneDNN = {best / baseline:.2f})")
+    slug = task.name.replace(":", "-").replace("/", "_")[:40]
+    png = out / f"compare-{slug}.png"
+    plot(runs, png, f"{task.name} ({task.workload.describe()})", baseline)
+    write_json(runs, out / f"compare-{slug}.json", {"task": task.key, "target": task.target_json, "baseline_gflops": baseline,
+                                                     "best_trial_gflops": overall, "command": " ".join(sys.argv),
+                                                     "total_seconds": time.perf_counter() - start})
+    console.print(f"plot: {png}\nsummary: {out / f'compare-{slug}.json'}\nrecords: {args.db}")
+    return 0
+
+
+# ---------------------------------------------------------------------------- parser
+def _add_task_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("what to tune (one of)")
+    g.add_argument("--model", help="alexnet, vgg16 or resnet18 (its unique conv tasks)")
+    g.add_argument("--tasks", help="with --model: 1-based task numbers, e.g. 6,9,11")
+    g.add_argument("--layer", help="evaluation layer(s) L1..L8 or model:task, comma separated")
+    g.add_argument("--conv", help="one conv2d: C,H,W,K,kernel,stride,pad[,dilation[,batch]]")
+    g.add_argument("--dense", help="one dense layer: M,K,N")
+    p.add_argument("--template", help="template name (default: the operator's template for the target)")
+    p.add_argument("--target", default="llvm", help="llvm (this CPU), cuda, or a JSON target dict")
+
+
+def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
+    p.add_argument("--trials", type=int, default=default_trials, help="measurement budget per task (and seed)")
+    p.add_argument("--time-limit", type=float, help="wall-time budget per task in seconds")
+    p.add_argument("--early-stopping", type=int, help="stop after this many trials without improvement")
+    p.add_argument("--db", default="tensortune.db", help="SQLite records database (created if missing)")
+    p.add_argument("--batch-size", type=int, default=16, help="configs measured (and committed) per batch")
+    p.add_argument("--plan-size", type=int, default=64, help="model-based tuners: refit and replan every N trials")
+    p.add_argument("--loss", choices=["rank", "reg"], default="rank", help="XGBoost loss of the autotvm cost model")
+    p.add_argument("--repeat", type=int, default=5, help="timed repeats per measurement (median is the cost)")
+    p.add_argument("--min-repeat-ms", type=int, default=40, help="each repeat runs the kernel at least this long")
+    p.add_argument("--build-workers", type=int, default=max(1, os.cpu_count() or 1))
+    p.add_argument("--build-timeout", type=float, default=60.0)
+    p.add_argument("--run-timeout", type=float, default=30.0)
+    p.add_argument("--rpc", help="measure through a TVM RPC tracker: host:port:key")
+    p.add_argument("--rpc-parallel", type=int, default=1, help="devices leased from the tracker at once")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from tensortune import __version__
+
+    p = _Parser(prog="tensortune", description="Autotune deep-learning operators with Apache TVM.")
+    p.add_argument("--version", action="version", version=f"tensortune {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    t = sub.add_parser("tune", help="tune a model's layers or one layer")
+    _add_task_args(t)
+    t.add_argument("--tuner", default="autotvm", help="random, grid or autotvm")
+    t.add_argument("--seed", type=int, default=0)
+    _add_run_args(t, 64)
+    t.set_defaults(func=cmd_tune)
+
+    b = sub.add_parser("best", help="table of the best config per task")
+    b.add_argument("--db", default="tensortune.db")
+    b.add_argument("--task", help="only tasks whose name or key contains this")
+    b.set_defaults(func=cmd_best)
+
+    e = sub.add_parser("export", help="export all records as JSON lines")
+    e.add_argument("--db", default="tensortune.db")
+    e.add_argument("--out", required=True)
+    e.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    e.set_defaults(func=cmd_export)
+
+    i = sub.add_parser("import", help="import records from JSON lines (all or nothing)")
+    i.add_argument("file")
+    i.add_argument("--db", default="tensortune.db")
+    i.set_defaults(func=cmd_import)
+
+    c = sub.add_parser("compare", help="several tuners on one task, same budget, several seeds")
+    _add_task_args(c)
+    c.add_argument("--tuners", default="random,autotvm")
+    c.add_argument("--seeds", default="0,1,2")
+    c.add_argument("--out", default="results", help="directory for the PNG plot and JSON summary")
+    c.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the PyTorch oneDNN baseline")
+    _add_run_args(c, 128)
+    c.set_defaults(func=cmd_compare, db="compare.db")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (UserError, StorageError, ValueError) as e:
+        sys.stderr.write(f"tensortune: error: {e}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("tensortune: interrupted; every measured batch is already stored, rerun to resume\n")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Reports: tables and plots built from stored records and tuning summaries."""
