@@ -2,7 +2,7 @@
 
 It exists to prove the measurement isolation on real compiled code: ``segfault`` loads from an
 unmapped address, ``hang`` runs a 2**60-step reduction, ``wrong`` drops the last reduction element,
-``none`` is a correct kernel. A tuning run over this space must record each with its error kind and
+``instantiate`` raises in the template, ``none`` is a correct kernel. A tuning run over this space must record each with its error kind and
 go on.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from tensortune.space import OptionKnob, SearchSpace
-from tensortune.templates.base import Template
+from tensortune.templates.base import InstantiationError, Template
 from tensortune.workloads.dense import Dense
 
-FAULTS = ("none", "wrong", "segfault", "hang")
+FAULTS = ("none", "wrong", "segfault", "hang", "instantiate")
 
 
 class FaultyDense(Template):
@@ -33,6 +33,8 @@ class FaultyDense(Template):
         data = te.placeholder((m_, k_), name="data")
         weight = te.placeholder((n_, k_), name="weight")
         fault = v["fault"]
+        if fault == "instantiate":
+            raise InstantiationError("this config cannot be scheduled (deliberate)")
         if fault == "hang":
             big = 1 << 20
             a, b, c = (te.reduce_axis((0, big), n) for n in ("ra", "rb", "rc"))

@@ -1,0 +1,76 @@
+"""Real TVM kernels built and run on this CPU."""
+
+import numpy as np
+import pytest
+
+from tensortune.measure import ErrorKind, MeasureInput, Task
+from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
+from tensortune.workloads import Dense
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def measurer():
+    m = TvmMeasurer(build_workers=2, timing=TimingPolicy(repeat=3, min_repeat_ms=5), run_timeout=20)
+    yield m
+    m.close()
+
+
+def test_conv2d_configs_build_run_and_check(measurer, small_conv, cpu_target):
+    task = Task.make(small_conv, "conv2d_nchw.llvm", cpu_target)
+    cfgs = task.space.sample(6, np.random.default_rng(0))
+    res = measurer.measure([MeasureInput(task, c) for c in cfgs])
+    assert len(res) == 6
+    for r in res:
+        assert r.ok, r.message
+        assert len(r.costs) == 3 and all(c > 0 for c in r.costs)
+        assert r.build_seconds > 0
+
+
+def test_strided_padded_dilated_conv(measurer, cpu_target):
+    from tensortune.workloads import Conv2d
+
+    wl = Conv2d.make(1, 8, 13, 11, 16, 3, 2, 1, 2)
+    task = Task.make(wl, "conv2d_nchw.llvm", cpu_target)
+    res = measurer.measure([MeasureInput(task, c) for c in task.space.sample(3, np.random.default_rng(1))])
+    assert all(r.ok for r in res), [r.message for r in res]
+
+
+def test_dense_template(measurer, cpu_target):
+    task = Task.make(Dense.make(4, 64, 48), "dense.llvm", cpu_target)
+    res = measurer.measure([MeasureInput(task, c) for c in task.space.sample(4, np.random.default_rng(2))])
+    assert all(r.ok for r in res), [r.message for r in res]
+
+
+def test_faulty_kernels_are_recorded_and_tuning_goes_on(cpu_target, db_path):
+    """Segfault, hang and wrong answer from real compiled kernels; the run completes."""
+    from tensortune.storage import SQLiteStorage
+    from tensortune.tuners import Budget, Tuner, create
+
+    task = Task.make(Dense.make(4, 32, 16), "faulty_dense.llvm", cpu_target)
+    with TvmMeasurer(build_workers=2, run_timeout=4, timing=TimingPolicy(repeat=2, min_repeat_ms=1)) as m:
+        s = Tuner(task, create("grid", task.space), m, SQLiteStorage(db_path), Budget(trials=10), batch_size=10).run()
+    assert s.trials == 10
+    recs = SQLiteStorage(db_path).records(run_id=s.run_id, kind="trial")
+    by = {}
+    for r in recs:
+        by.setdefault(r.config["fault"], set()).add(r.error)
+    assert by["none"] == {ErrorKind.NONE}
+    assert by["wrong"] == {ErrorKind.WRONG_ANSWER}
+    assert by["segfault"] == {ErrorKind.RUNTIME}
+    assert by["hang"] == {ErrorKind.RUN_TIMEOUT}
+    assert by["instantiate"] == {ErrorKind.INSTANTIATION}
+    seg = next(r for r in recs if r.config["fault"] == "segfault")
+    assert "SIGSEGV" in seg.message
+    assert s.best_remeasured and s.best_config["fault"] == "none"
+
+
+def test_build_timeout(cpu_target, small_conv):
+    task = Task.make(small_conv, "conv2d_nchw.llvm", cpu_target)
+    cfg = task.space.sample(1, np.random.default_rng(3))[0]
+    with TvmMeasurer(build_workers=1, build_timeout=0.01) as m:
+        r = m.measure([MeasureInput(task, cfg)])[0]
+        assert r.error == ErrorKind.BUILD_TIMEOUT
+        m.build_timeout = 60  # the killed build worker is replaced
+        assert m.measure([MeasureInput(task, cfg)])[0].ok

@@ -1,0 +1,84 @@
+"""The tuning loop on a non-TVM backend with a known landscape (fast, deterministic)."""
+
+import pytest
+from helpers import LandscapeMeasurer, landscape_task
+
+from tensortune.storage import SQLiteStorage
+from tensortune.tuners import Budget, Tuner, create
+
+
+def _run(db, tuner="random", trials=40, seed=0, measurer=None, **kw):
+    task = landscape_task()
+    m = measurer or LandscapeMeasurer((1, 2, 1, 0, 1))
+    strat = create(tuner, task.space, seed, plan_size=16)
+    s = Tuner(task, strat, m, SQLiteStorage(db), Budget(trials=trials, early_stopping=kw.pop("early", None)),
+              tuner_name=tuner, seed=seed, **kw).run()
+    return task, m, s
+
+
+@pytest.mark.parametrize("tuner", ["random", "autotvm", "grid"])
+def test_budget_respected_no_repeats(db_path, tuner):
+    task, m, s = _run(db_path, tuner, trials=50, batch_size=8)
+    recs = SQLiteStorage(db_path).records(run_id=s.run_id, kind="trial")
+    assert s.trials == len(recs) == 50
+    assert len({r.config_index for r in recs}) == 50
+    assert all(task.space.is_valid(task.space.config(r.config_index)) for r in recs)
+    assert len(s.curve) == 50 and s.curve == sorted(s.curve)
+    assert SQLiteStorage(db_path).records(run_id=s.run_id, kind="remeasure")
+
+
+def test_every_batch_committed_before_next_proposal(db_path):
+    seen = []
+
+    def cb(ev):
+        seen.append(SQLiteStorage(db_path).count(ev.summary.run_id))
+
+    _run(db_path, trials=30, batch_size=7, callbacks=[cb])
+    assert seen == [7, 14, 21, 28, 30]
+
+
+def test_resume_continues_without_repeats(db_path):
+    task, _, s1 = _run(db_path, "autotvm", trials=24)
+    _, m2, s2 = _run(db_path, "autotvm", trials=48)
+    assert s2.resumed == 24 and s2.trials == 48
+    measured_again = [inp.config for batch in m2.calls[:-1] for inp in batch]  # last call is the re-measure
+    assert len(measured_again) == 24
+    recs = SQLiteStorage(db_path).records(run_id=s1.run_id, kind="trial")
+    assert len(recs) == 48 and len({r.config_index for r in recs}) == 48
+    _, m3, s3 = _run(db_path, "autotvm", trials=48)
+    assert s3.trials == 48 and sum(len(b) for b in m3.calls) == 1  # only the incumbent re-measure
+
+
+def test_failures_recorded_and_counted(db_path):
+    m = LandscapeMeasurer((1, 2, 1, 0, 1), fail_first=(0, 1))
+    task, _, s = _run(db_path, "random", trials=40, measurer=m)
+    recs = SQLiteStorage(db_path).records(run_id=s.run_id, kind="trial")
+    fails = [r for r in recs if not r.ok]
+    assert s.errors == len(fails) > 0
+    assert all(r.error.name == "COMPILE_HOST" and r.message == "synthetic failure" for r in fails)
+
+
+def test_autotvm_beats_random_on_landscape(db_path, tmp_path):
+    wins = 0
+    for seed in range(3):
+        _, _, a = _run(str(tmp_path / f"a{seed}.db"), "autotvm", trials=64, seed=seed)
+        _, _, r = _run(str(tmp_path / f"r{seed}.db"), "random", trials=64, seed=seed)
+        wins += a.best_cost <= r.best_cost
+    assert wins >= 2
+
+
+def test_early_stopping_and_exhaustion(db_path, tmp_path):
+    _, _, s = _run(db_path, "random", trials=400, early=5)
+    assert s.trials < 400 and "no improvement" in s.stop_reason
+    from helpers import landscape_task as lt
+
+    size = sum(1 for i in range(lt().space.size) if lt().space.is_valid(lt().space.config(i)))
+    _, _, g = _run(str(tmp_path / "g.db"), "grid", trials=size + 50, batch_size=64)
+    assert g.trials == size and g.stop_reason == "search space exhausted"
+
+
+def test_budget_validation():
+    with pytest.raises(ValueError):
+        Budget(trials=0)
+    with pytest.raises(ValueError):
+        Budget()
