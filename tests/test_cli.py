@@ -1,0 +1,85 @@
+"""The command line: bad input gets one line and exit 2 with nothing written; a real small run."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tensortune.cli.main import main
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["tune", "--model", "resnet50"], "unknown model"),
+    (["tune", "--layer", "L9"], "unknown layer"),
+    (["tune", "--layer", "L6", "--tuner", "nope"], "unknown tuner"),
+    (["tune", "--conv", "3,5,5,8,7,1,0"], "does not fit"),
+    (["tune", "--conv", "3,5,5"], "--conv takes"),
+    (["tune", "--layer", "L6", "--trials", "0"], "at least 1"),
+    (["tune", "--model", "resnet18", "--tasks", "12"], "tasks 1..11"),
+    (["tune", "--layer", "L6", "--target", "fpga"], "unknown target"),
+    (["compare", "--layer", "L6", "--tuners", "random,nope"], "unknown tuner"),
+])
+def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, argv, msg):
+    db = tmp_path / "x.db"
+    rc = main([*argv, "--db", str(db)])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert msg in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_unwritable_and_corrupt_database(tmp_path, capsys):
+    assert main(["tune", "--layer", "L6", "--db", str(tmp_path / "no" / "x.db")]) == 2
+    assert "directory" in capsys.readouterr().err
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"garbage" * 500)
+    before = bad.read_bytes()
+    assert main(["tune", "--layer", "L6", "--trials", "2", "--db", str(bad)]) == 2
+    assert "not a tensortune database" in capsys.readouterr().err
+    assert bad.read_bytes() == before
+    assert main(["best", "--db", str(bad)]) == 2
+
+
+def test_argparse_errors_are_one_line():
+    r = subprocess.run([sys.executable, "-m", "tensortune.cli.main", "tune", "--trials", "abc"], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_malformed_import_and_export_overwrite(tmp_path, capsys):
+    db = tmp_path / "x.db"
+    f = tmp_path / "in.jsonl"
+    f.write_text('{"task_key": "t"}\n')
+    assert main(["import", str(f), "--db", str(db)]) == 2
+    assert "nothing imported" in capsys.readouterr().err
+    out = tmp_path / "exists.jsonl"
+    out.write_text("keep me")
+    assert main(["export", "--db", str(db), "--out", str(out)]) == 2
+    assert out.read_text() == "keep me"
+
+
+@pytest.mark.slow
+def test_tune_best_export_import_compare(tmp_path, capsys):
+    db, db2 = tmp_path / "a.db", tmp_path / "b.db"
+    common = ["--conv", "16,14,14,32,3,1,1", "--trials", "12", "--batch-size", "6", "--plan-size", "6",
+              "--repeat", "2", "--min-repeat-ms", "2", "--no-progress"]
+    assert main(["tune", *common, "--tuner", "autotvm", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "best configuration per task" in out and "GFLOP/s" in out
+    assert main(["best", "--db", str(db)]) == 0
+    assert "conv2d_nchw.llvm" in capsys.readouterr().out
+    jl = tmp_path / "r.jsonl"
+    assert main(["export", "--db", str(db), "--out", str(jl)]) == 0
+    lines = jl.read_text().splitlines()
+    assert len(lines) == 13  # 12 trials + 1 re-measure of the incumbent
+    assert main(["import", str(jl), "--db", str(db2)]) == 0
+    assert "imported 13 new records" in capsys.readouterr().out
+    res = tmp_path / "res"
+    assert main(["compare", *common, "--tuners", "random,autotvm", "--seeds", "0,1", "--db", str(tmp_path / "c.db"),
+                 "--out", str(res)]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "autotvm" in out and "oneDNN" in out
+    pngs = list(res.glob("*.png"))
+    assert len(pngs) == 1 and pngs[0].stat().st_size > 10_000
+    data = json.loads(next(res.glob("*.json")).read_text())
+    assert len(data["runs"]["autotvm"]) == 2 and len(data["runs"]["random"][0]["curve"]) == 12
