@@ -15,8 +15,6 @@ import numpy as np
 from tensortune.measure.base import ErrorKind
 
 _PREPARED: dict[tuple[str, str], tuple[list[np.ndarray], np.ndarray]] = {}
-GPU_LIMITS = {"max_threads_per_block": 1024, "max_shared_memory_per_block": 49152, "max_local_memory_per_block": 65536,
-              "max_threads_per_vthread": 1024, "max_vthread": 8, "max_vector_bytes": 16}
 
 
 def _tvm_target(target_json: str) -> Any:
@@ -35,40 +33,39 @@ def _workload(spec: dict[str, Any]) -> Any:
 
 
 def verify_gpu(mod: Any, target: Any) -> str | None:
-    """Lower a scheduled CUDA module and check the per-block limits; the violation, or None."""
-    import tvm
+    """Lower a scheduled CUDA module as ``tvm.compile`` does and check every kernel against the
+    per-block limits of the target (threads, shared memory, virtual threads); the violation, or None."""
     from tvm import s_tir
 
-    lowered = tvm.tirx.transform.LowerInitBlock()(mod) if hasattr(tvm.tirx.transform, "LowerInitBlock") else mod
-    pipeline = s_tir.backend.cuda.get_default_s_tir_pipeline(target) if hasattr(s_tir, "backend") and hasattr(
-        getattr(s_tir.backend, "cuda", None), "get_default_s_tir_pipeline") else None
-    if pipeline is not None:
-        lowered = pipeline(lowered)
-    limits = dict(GPU_LIMITS)
+    with target:
+        lowered = s_tir.pipeline.default_s_tir_pipeline()(mod)
+    limits = {"max_threads_per_block": int(target.attrs.get("max_num_threads", 1024)),
+              "max_shared_memory_per_block": int(target.attrs.get("max_shared_memory_per_block", 49152)),
+              "max_vthread": 8}
     for _, func in lowered.functions_items():
-        if not s_tir.analysis.verify_gpu_code(func, limits):
-            return describe_gpu_violation(func, limits)
+        problem = gpu_violation(func, limits)
+        if problem:
+            return problem
     return None
 
 
-def describe_gpu_violation(func: Any, limits: dict[str, int]) -> str:
+def gpu_violation(func: Any, limits: dict[str, int]) -> str | None:
     import tvm
 
-    threads = 1
-    shared = 0
+    threads: dict[str, int] = {}
     vthreads = 1
+    shared = 0
 
     def visit(node: Any) -> None:
-        nonlocal threads, shared, vthreads
-        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key == "thread_extent":
-            tag = node.node.thread_tag
+        nonlocal vthreads, shared
+        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key in ("thread_extent", "virtual_thread"):
+            tag = node.node.thread_tag if node.attr_key == "thread_extent" else "vthread"
             if tag.startswith("threadIdx"):
-                threads *= int(node.value)
+                threads[tag] = int(node.value)
             elif tag.startswith("vthread"):
                 vthreads *= int(node.value)
-        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key == "virtual_thread":
-            vthreads *= int(node.value)
-        if isinstance(node, tvm.tirx.Allocate):
+        alloc = getattr(tvm.tirx, "Allocate", None)
+        if alloc is not None and isinstance(node, alloc):
             scope = node.buffer_var.type_annotation.storage_scope
             if scope == "shared":
                 n = 1
@@ -77,14 +74,17 @@ def describe_gpu_violation(func: Any, limits: dict[str, int]) -> str:
                 shared += n * node.dtype.bits // 8
 
     tvm.tirx.stmt_functor.post_order_visit(func.body, visit)
+    n_threads = 1
+    for t in threads.values():
+        n_threads *= t
     parts = []
-    if threads > limits["max_threads_per_block"]:
-        parts.append(f"{threads} threads per block > {limits['max_threads_per_block']}")
+    if n_threads > limits["max_threads_per_block"]:
+        parts.append(f"{n_threads} threads per block > {limits['max_threads_per_block']}")
     if shared > limits["max_shared_memory_per_block"]:
         parts.append(f"{shared} B shared memory per block > {limits['max_shared_memory_per_block']} B")
     if vthreads > limits["max_vthread"]:
         parts.append(f"{vthreads} virtual threads > {limits['max_vthread']}")
-    return "invalid GPU kernel: " + ("; ".join(parts) if parts else "VerifyGPUCode rejected it")
+    return "invalid GPU kernel: " + "; ".join(parts) if parts else None
 
 
 def build(spec: dict[str, Any], values: dict[str, Any], out_path: str) -> dict[str, Any]:
