@@ -1,8 +1,8 @@
 """The tuning loop on a non-TVM backend with a known landscape (fast, deterministic)."""
 
 import pytest
-from helpers import LandscapeMeasurer, landscape_task
 
+from helpers import LandscapeMeasurer, landscape_task
 from tensortune.storage import SQLiteStorage
 from tensortune.tuners import Budget, Tuner, create
 

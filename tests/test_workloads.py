@@ -1,7 +1,15 @@
 import numpy as np
 import pytest
 
-from tensortune.workloads import EVAL_LAYERS, MODELS, Conv2d, Dense, model_tasks, resolve_layer, workload_from_key
+from tensortune.workloads import (
+    EVAL_LAYERS,
+    MODELS,
+    Conv2d,
+    Dense,
+    model_tasks,
+    resolve_layer,
+    workload_from_key,
+)
 
 
 def test_conv_reference_matches_torch():

@@ -33,58 +33,48 @@ def _workload(spec: dict[str, Any]) -> Any:
 
 
 def verify_gpu(mod: Any, target: Any) -> str | None:
-    """Lower a scheduled CUDA module as ``tvm.compile`` does and check every kernel against the
-    per-block limits of the target (threads, shared memory, virtual threads); the violation, or None."""
+    """Lower a scheduled CUDA module as ``tvm.compile`` does and check every kernel with TVM's
+    ``verify_gpu_code`` against the per-block limits; a description of the violation, or None."""
+    import tvm
     from tvm import s_tir
 
+    bound = tvm.tirx.transform.BindTarget(target)(mod)
     with target:
-        lowered = s_tir.pipeline.default_s_tir_pipeline()(mod)
+        lowered = s_tir.pipeline.default_s_tir_pipeline()[0](bound)
     limits = {"max_threads_per_block": int(target.attrs.get("max_num_threads", 1024)),
-              "max_shared_memory_per_block": int(target.attrs.get("max_shared_memory_per_block", 49152)),
+              "max_shared_memory_per_block": int(target.attrs.get("max_shared_memory_per_block", None) or 49152),
               "max_vthread": 8}
     for _, func in lowered.functions_items():
-        problem = gpu_violation(func, limits)
-        if problem:
-            return problem
+        if not s_tir.analysis.verify_gpu_code(func, limits):
+            return describe_gpu_kernel(func.script(), limits)
     return None
 
 
-def gpu_violation(func: Any, limits: dict[str, int]) -> str | None:
-    import tvm
+def describe_gpu_kernel(script: str, limits: dict[str, int]) -> str:
+    """Threads per block and shared bytes of a lowered kernel (from its TVMScript), against the limits."""
+    import re
 
-    threads: dict[str, int] = {}
-    vthreads = 1
+    threads = 1
+    for _, n in set(re.findall(r'launch_thread\("(threadIdx\.\w)", (\d+)\)', script)):
+        threads *= int(n)
     shared = 0
+    for dims, dtype in re.findall(r'alloc_shared\(\(([\d, ]+)\),?\s*(?:"(\w+)")?', script):
+        n = 1
+        for d in dims.replace(" ", "").strip(",").split(","):
+            n *= int(d)
+        bits = int(re.sub(r"\D", "", dtype) or 32)
+        shared += n * bits // 8
+    parts = [f"{threads} threads per block (limit {limits['max_threads_per_block']})",
+             f"{shared} B shared memory per block (limit {limits['max_shared_memory_per_block']} B)"]
+    return "invalid GPU kernel (VerifyGPUCode): " + ", ".join(parts)
 
-    def visit(node: Any) -> None:
-        nonlocal vthreads, shared
-        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key in ("thread_extent", "virtual_thread"):
-            tag = node.node.thread_tag if node.attr_key == "thread_extent" else "vthread"
-            if tag.startswith("threadIdx"):
-                threads[tag] = int(node.value)
-            elif tag.startswith("vthread"):
-                vthreads *= int(node.value)
-        alloc = getattr(tvm.tirx, "Allocate", None)
-        if alloc is not None and isinstance(node, alloc):
-            scope = node.buffer_var.type_annotation.storage_scope
-            if scope == "shared":
-                n = 1
-                for e in node.extents:
-                    n *= int(e)
-                shared += n * node.dtype.bits // 8
 
-    tvm.tirx.stmt_functor.post_order_visit(func.body, visit)
-    n_threads = 1
-    for t in threads.values():
-        n_threads *= t
-    parts = []
-    if n_threads > limits["max_threads_per_block"]:
-        parts.append(f"{n_threads} threads per block > {limits['max_threads_per_block']}")
-    if shared > limits["max_shared_memory_per_block"]:
-        parts.append(f"{shared} B shared memory per block > {limits['max_shared_memory_per_block']} B")
-    if vthreads > limits["max_vthread"]:
-        parts.append(f"{vthreads} virtual threads > {limits['max_vthread']}")
-    return "invalid GPU kernel: " + "; ".join(parts) if parts else None
+def _short(e: Exception) -> str:
+    """One readable line of a TVM error (whose text may hold a whole IR dump)."""
+    text = str(e)
+    if "Error message:" in text:
+        text = text.split("Error message:", 1)[1]
+    return f"{type(e).__name__}: {text.strip()[-600:]}"
 
 
 def build(spec: dict[str, Any], values: dict[str, Any], out_path: str) -> dict[str, Any]:
@@ -98,20 +88,17 @@ def build(spec: dict[str, Any], values: dict[str, Any], out_path: str) -> dict[s
         template = get_template(spec["template"])
         mod = template.instantiate(_workload(spec), values)
     except Exception as e:
-        return {"error": int(ErrorKind.INSTANTIATION), "message": f"{type(e).__name__}: {e}"}
+        return {"error": int(ErrorKind.INSTANTIATION), "message": _short(e)}
     target = _tvm_target(spec["target"])
     if target.kind.name == "cuda":
-        try:
-            problem = verify_gpu(mod, target)
-        except Exception as e:
-            problem = f"GPU verification failed: {type(e).__name__}: {e}"
+        problem = verify_gpu(mod, target)  # a failure to lower surfaces below as a compile error
         if problem:
             return {"error": int(ErrorKind.COMPILE_DEVICE), "message": problem, "build_s": time.perf_counter() - t0}
     try:
         lib = tvm.compile(mod, target=target)
     except Exception as e:
         kind = ErrorKind.COMPILE_DEVICE if target.kind.name != "llvm" else ErrorKind.COMPILE_HOST
-        return {"error": int(kind), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
+        return {"error": int(kind), "message": _short(e)}
     try:
         lib.export_library(out_path)
     except Exception as e:

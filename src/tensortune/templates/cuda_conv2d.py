@@ -76,10 +76,10 @@ class CudaConv2d(Template):
         sch.bind(tx, "threadIdx.x")
         sch.reverse_compute_at(wb, tx)
         nthreads = (v["tile_f"][2], v["tile_y"][2], v["tile_x"][2])
+        depth = 12  # bz, by, bx, 3 vthreads, 3 threads, rco, ryo, rxo enclose the shared-memory stages
         for cache in (aa, ww):
             sch.compute_at(cache, rxo)
-            loops = sch.get_loops(cache)[-4:]
-            fused = sch.fuse(*loops)
+            fused = sch.fuse(*sch.get_loops(cache)[depth:])
             _, t_z, t_y, t_x = sch.split(fused, [None, *nthreads])
             sch.bind(t_z, "threadIdx.z")
             sch.bind(t_y, "threadIdx.y")
