@@ -80,8 +80,8 @@ class TvmMeasurer:
             elif o.status == "ok":
                 res.append(MeasureResult.failure(ErrorKind(o.value["error"]), o.value["message"],
                                                  build_seconds=o.value.get("build_s", 0.0)))
-            elif o.status == "exception":
-                res.append(MeasureResult.failure(ErrorKind.INSTANTIATION if "Instantiation" in o.message else ErrorKind.COMPILE_HOST, o.message))
+            elif o.status == "exception":  # the build job reports template and compiler errors itself
+                res.append(MeasureResult.failure(ErrorKind.UNKNOWN, o.message))
             else:
                 res.append(_failure(o, ErrorKind.BUILD_TIMEOUT, ErrorKind.COMPILE_HOST, build_seconds=self.build_timeout))
         return res
