@@ -343,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("tune", help="tune a model's layers or one layer")
     _add_task_args(t)
-    t.add_argument("--tuner", default="autotvm", help="random, grid or autotvm")
+    t.add_argument("--tuner", default="autotvm", help="random, grid, autotvm, rl, sa-as or chameleon")
     t.add_argument("--seed", type=int, default=0)
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)

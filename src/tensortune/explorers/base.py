@@ -23,4 +23,6 @@ class Explorer(Protocol):
     steps: int
 
     def propose(self, space: SearchSpace, score: ScoreFn, n: int, exclude: set[Config],
-                rng: np.random.Generator) -> list[tuple[Config, float]]: ...
+                rng: np.random.Generator, incumbents: list[Config] | None = None) -> list[tuple[Config, float]]:
+        """``incumbents``: the best measured configs, best first (walkers may start there)."""
+        ...

@@ -25,6 +25,7 @@ class SimulatedAnnealing:
         self.temp = temp
         self.persistent = persistent
         self.steps = 0
+        self.queries = 0  # configurations scored by the model in the last round
         self._points: np.ndarray | None = None
 
     def _start_points(self, space: SearchSpace, rng: np.random.Generator) -> np.ndarray:
@@ -39,9 +40,10 @@ class SimulatedAnnealing:
         return pts
 
     def propose(self, space: SearchSpace, score: ScoreFn, n: int, exclude: set[Config],
-                rng: np.random.Generator) -> list[tuple[Config, float]]:
+                rng: np.random.Generator, incumbents: list[Config] | None = None) -> list[tuple[Config, float]]:
         points = self._start_points(space, rng)
         scores = score(points)
+        self.queries = len(points)
         heap: list[tuple[float, tuple[int, ...]]] = []
         in_heap: set[tuple[int, ...]] = set()
         excluded = {c.indices for c in exclude}
@@ -75,6 +77,7 @@ class SimulatedAnnealing:
             new = space.random_step(points, rng)
             ok = space.valid_mask(new)
             new_scores = np.where(ok, score(new), -np.inf)
+            self.queries += len(new)
             with np.errstate(over="ignore", invalid="ignore"):
                 prob = np.exp(np.minimum((new_scores - scores) / (t + 1e-5), 1.0))
             accept = (rng.random(len(points)) < prob) & ok

@@ -21,6 +21,8 @@ class TunerStats:
     seconds_per_measurement: list[float]
     search_share: list[float]
     errors: list[int]
+    steps_per_round: list[int]
+    configs_per_round: list[int]
 
 
 def trials_to_reach(curve: list[float], target: float) -> int | None:
@@ -42,7 +44,9 @@ def summarise(runs: dict[str, list[TuneSummary]]) -> tuple[list[TunerStats], flo
             wall_seconds=[s.wall_seconds for s in ss],
             seconds_per_measurement=[s.wall_seconds / max(1, s.trials - s.resumed) for s in ss],
             search_share=[s.search_seconds / s.wall_seconds if s.wall_seconds else 0.0 for s in ss],
-            errors=[s.errors for s in ss]))
+            errors=[s.errors for s in ss],
+            steps_per_round=[x for s in ss for x in s.search_steps],
+            configs_per_round=[x for s in ss for x in s.plan_lengths]))
     return out, overall
 
 
@@ -58,12 +62,17 @@ def table_rows(stats: list[TunerStats]) -> list[list[str]]:
         rows.append([st.tuner,
                      f"{_med(st.best_gflops):.1f} [{min(st.best_gflops):.1f}-{max(st.best_gflops):.1f}]",
                      t95, f"{_med(st.wall_seconds):.0f}", f"{_med(st.seconds_per_measurement):.2f}",
-                     f"{100 * _med(st.search_share):.1f}%", f"{_med([float(e) for e in st.errors]):.0f}"])
+                     f"{100 * _med(st.search_share):.1f}%", f"{_med([float(e) for e in st.errors]):.0f}",
+                     _dist(st.steps_per_round), _dist(st.configs_per_round)])
     return rows
 
 
+def _dist(xs: list[int]) -> str:
+    return f"{_med([float(x) for x in xs]):.0f} [{min(xs)}-{max(xs)}]" if xs else "-"
+
+
 HEADERS = ["tuner", "best GFLOP/s median [min-max]", "trials to 95% of best", "wall s", "s / measurement",
-           "search+training share", "errors"]
+           "search+training share", "errors", "search steps / round", "configs measured / round"]
 
 
 def plot(runs: dict[str, list[TuneSummary]], path: Path, title: str, baseline: float | None = None) -> None:
@@ -97,6 +106,7 @@ def write_json(runs: dict[str, list[TuneSummary]], path: Path, extra: dict) -> N
     data = {"runs": {t: [{"seed": s.seed, "run_id": s.run_id, "best_gflops": s.best_gflops, "trials": s.trials,
                           "wall_seconds": s.wall_seconds, "search_seconds": s.search_seconds,
                           "measure_seconds": s.measure_seconds, "errors": s.errors, "curve": s.curve,
-                          "search_steps": s.search_steps, "batch_sizes": s.batch_sizes} for s in ss]
+                          "search_steps": s.search_steps, "model_queries": s.model_queries,
+                          "plan_lengths": s.plan_lengths, "batch_sizes": s.batch_sizes} for s in ss]
                      for t, ss in runs.items()}, **extra}
     path.write_text(json.dumps(data, indent=1))

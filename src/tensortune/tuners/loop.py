@@ -54,7 +54,9 @@ class TuneSummary:
     search_seconds: float = 0.0
     measure_seconds: float = 0.0
     storage_seconds: float = 0.0
-    search_steps: list[int] = field(default_factory=list)
+    search_steps: list[int] = field(default_factory=list)  # explorer steps per round
+    model_queries: list[int] = field(default_factory=list)  # cost-model queries per round
+    plan_lengths: list[int] = field(default_factory=list)  # configs chosen for measurement per round
     batch_sizes: list[int] = field(default_factory=list)
     stop_reason: str = ""
 
@@ -128,6 +130,9 @@ class Tuner:
                 since_best += 1
             s.curve.append(s.best_gflops)
         s.resumed = len(prior)
+        saved = self.storage.load_checkpoint(self.run_id, "strategy")
+        if saved is not None:
+            self.strategy.load_state_bytes(saved)
         if prior:
             t0 = time.perf_counter()
             self.strategy.tell(cfgs, ys)
@@ -186,6 +191,9 @@ class Tuner:
                 t0 = time.perf_counter()
                 self.strategy.tell(batch, [self._throughput(r) for r in results])
                 s.search_seconds += time.perf_counter() - t0
+                state = self.strategy.state_bytes()
+                if state is not None:
+                    self.storage.save_checkpoint(self.run_id, "strategy", state)
                 for cb in self.callbacks:
                     cb(BatchEvent(s, batch, results))
                 if bar:
@@ -196,6 +204,8 @@ class Tuner:
             if bar:
                 bar.close()
         s.search_steps = list(self.strategy.search_steps)
+        s.model_queries = list(self.strategy.model_queries)
+        s.plan_lengths = list(self.strategy.plan_lengths)
         s.wall_seconds = time.perf_counter() - start
         return s
 

@@ -1,9 +1,12 @@
 """A model-based strategy: cost model + explorer + sampler chain. ``autotvm`` is XGBoost + SA +
 greedy-epsilon; later recipes swap the explorer (PPO) or the sampler (adaptive k-means).
 
-As in AutoTVM's ``ModelBasedTuner``: until ``plan_size`` outcomes exist, configs are random; after
-every further ``plan_size`` outcomes the model is refit on all outcomes and the explorer builds a
-new plan of ``plan_size`` configs, which is then handed out in order.
+As in AutoTVM's ``ModelBasedTuner``: until ``plan_size`` outcomes exist, configs are random; then the
+model is refit on all outcomes and the explorer and sampler build a plan, which is handed out in
+order; when the whole plan has been measured, the next round refits and replans. With greedy top-k
+a plan has ``plan_size`` configs (AutoTVM's rule: a refit every ``plan_size`` outcomes); an adaptive
+sampler decides the plan's length itself. ``n_candidates`` is how many scored candidates the explorer
+hands to the sampler.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from tensortune.tuners.strategy import SearchStrategy
 
 class ModelBasedStrategy(SearchStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
-                 plan_size: int = 64, name: str = "model") -> None:
+                 plan_size: int = 64, name: str = "model", n_candidates: int | None = None) -> None:
         super().__init__(space, seed)
         if plan_size < 1:
             raise ValueError("plan_size must be >= 1")
@@ -27,10 +30,10 @@ class ModelBasedStrategy(SearchStrategy):
         self.explorer = explorer
         self.sampler = sampler
         self.plan_size = plan_size
+        self.n_candidates = n_candidates or plan_size
         self.name = name
         self._plan: list[Config] = []
-        self._fits = 0
-        self.plan_lengths: list[int] = []
+        self._dirty = False
 
     def ask(self, n: int) -> list[Config]:
         out: list[Config] = []
@@ -44,7 +47,7 @@ class ModelBasedStrategy(SearchStrategy):
 
     def tell(self, configs: list[Config], throughputs: list[float]) -> None:
         super().tell(configs, throughputs)
-        if len(self.xs) >= self.plan_size * (self._fits + 1) and max(self.ys, default=0.0) > 0:
+        if not self._plan and len(self.xs) >= self.plan_size and max(self.ys, default=0.0) > 0:
             self.replan()
 
     def score(self, idx: np.ndarray) -> np.ndarray:
@@ -53,8 +56,25 @@ class ModelBasedStrategy(SearchStrategy):
     def replan(self) -> None:
         """Refit the model on every outcome and build the next plan."""
         self.model.fit(self.space.encode(self.xs), np.array(self.ys))
-        self._fits = len(self.xs) // self.plan_size
-        cands = self.explorer.propose(self.space, self.score, self.plan_size, self.visited, self.rng)
+        order = np.argsort(-np.array(self.ys), kind="stable")
+        incumbents = [self.xs[i] for i in order[: self.plan_size] if self.ys[i] > 0]
+        cands = self.explorer.propose(self.space, self.score, self.n_candidates, self.visited, self.rng,
+                                      incumbents=incumbents)
         self.search_steps.append(int(getattr(self.explorer, "steps", 0)))
+        self.model_queries.append(int(getattr(self.explorer, "queries", 0)))
         self._plan = self.sampler.select(cands, self.plan_size, self.space, self.visited, self.rng)
         self.plan_lengths.append(len(self._plan))
+        self._dirty = True
+
+    def state_bytes(self) -> bytes | None:
+        """The explorer's learned state (e.g. agent weights) if it changed since the last call."""
+        get = getattr(self.explorer, "state_bytes", None)
+        if not self._dirty or get is None:
+            return None
+        self._dirty = False
+        return get()
+
+    def load_state_bytes(self, data: bytes) -> None:
+        load = getattr(self.explorer, "load_state_bytes", None)
+        if load is not None:
+            load(data)

@@ -32,10 +32,33 @@ def _autotvm(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "ra
                               GreedyEpsilon(epsilon), plan_size=plan_size, name="autotvm")
 
 
+def _model_based(name: str, explorer: str, sampler: str) -> Callable[..., SearchStrategy]:
+    def make(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "rank", epsilon: float = 0.05,
+             **_: Any) -> SearchStrategy:
+        from tensortune.cost_models.xgb import XGBoostCostModel
+        from tensortune.explorers.ppo import PPOExplorer
+        from tensortune.explorers.simulated_annealing import SimulatedAnnealing
+        from tensortune.samplers.adaptive import AdaptiveSampler
+        from tensortune.samplers.greedy import GreedyEpsilon
+        from tensortune.tuners.model_based import ModelBasedStrategy
+
+        exp = PPOExplorer(seed=seed) if explorer == "ppo" else SimulatedAnnealing()
+        smp = AdaptiveSampler() if sampler == "adaptive" else GreedyEpsilon(epsilon)
+        # adaptive sampling clusters a wider candidate set than the plan it returns
+        n_cand = 8 * plan_size if sampler == "adaptive" else plan_size
+        return ModelBasedStrategy(space, seed, XGBoostCostModel(loss=loss, seed=seed), exp, smp, plan_size=plan_size,
+                                  name=name, n_candidates=n_cand)
+
+    return make
+
+
 RECIPES: dict[str, Callable[..., SearchStrategy]] = {
     "random": _random,
     "grid": _grid,
     "autotvm": _autotvm,
+    "rl": _model_based("rl", "ppo", "greedy"),
+    "sa-as": _model_based("sa-as", "sa", "adaptive"),
+    "chameleon": _model_based("chameleon", "ppo", "adaptive"),
 }
 
 

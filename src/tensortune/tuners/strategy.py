@@ -25,6 +25,8 @@ class SearchStrategy(ABC):
         self.xs: list[Config] = []
         self.ys: list[float] = []
         self.search_steps: list[int] = []  # explorer steps per round (for the papers' step counts)
+        self.model_queries: list[int] = []  # configurations scored by the cost model per round
+        self.plan_lengths: list[int] = []  # configurations chosen for measurement per round
 
     @abstractmethod
     def ask(self, n: int) -> list[Config]: ...
@@ -34,6 +36,14 @@ class SearchStrategy(ABC):
             self.visited.add(c)
             self.xs.append(c)
             self.ys.append(float(y))
+
+    def state_bytes(self) -> bytes | None:
+        """Learned state worth checkpointing (None: nothing new). Replay restores everything else."""
+        return None
+
+    def load_state_bytes(self, data: bytes) -> None:
+        """Restore what :meth:`state_bytes` returned, before the records are replayed."""
+        return None
 
     def restored(self, n_records: int) -> None:
         """Called after a replay of ``n_records`` stored outcomes; reseeds so a resumed run does not

@@ -1,0 +1,100 @@
+"""Chameleon's adaptive sampling with sample synthesis (Algorithm 1 of the paper).
+
+k-means over the candidates for k = 8, 16, ..., 64, stopping at the knee of the loss curve: the first k
+whose loss times ``threshold`` exceeds the previous k's loss (2.5, as in the public code). The chosen
+k's centroids are snapped to valid configurations (rounded knob indices; an invalid rounding falls
+back to the nearest candidate of its cluster). A centroid already measured is replaced by the
+synthesised configuration: every knob's most frequent value among the candidates. Duplicates and
+measured configurations are dropped, so the number of configurations measured per round varies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from tensortune.space import Config, SearchSpace
+
+
+def knee_k(losses: list[tuple[int, float]], threshold: float) -> int:
+    """The k at which the loss curve's knee is detected (the last k if none)."""
+    prev = float("inf")
+    for k, loss in losses:
+        if threshold * loss > prev:
+            return k
+        prev = loss
+    return losses[-1][0]
+
+
+def mode_config(candidates: list[Config]) -> Config:
+    """Per knob, the most frequent option among the candidates (ties: the smallest index)."""
+    cols = zip(*(c.indices for c in candidates), strict=True)
+    return Config(tuple(min(Counter(col).most_common(), key=lambda kv: (-kv[1], kv[0]))[0] for col in cols))
+
+
+class AdaptiveSampler:
+    def __init__(self, ks: tuple[int, ...] = (8, 16, 24, 32, 40, 48, 56, 64), threshold: float = 2.5,
+                 max_candidates: int = 2048) -> None:
+        if threshold <= 1.0:
+            raise ValueError("the knee threshold must be > 1")
+        self.ks = ks
+        self.threshold = threshold
+        self.max_candidates = max_candidates
+        self.last_k = 0
+        self.last_losses: list[tuple[int, float]] = []
+        self.last_synthesized = 0
+
+    def cluster(self, x: np.ndarray, rng: np.random.Generator) -> tuple[int, np.ndarray, np.ndarray]:
+        """Run the meta-search; (k, centroids, labels) of the chosen k."""
+        from sklearn.cluster import KMeans
+
+        n_unique = len(np.unique(x, axis=0))
+        losses: list[tuple[int, float]] = []
+        fits = {}
+        prev = float("inf")
+        for k in self.ks:
+            if k > n_unique:
+                break
+            km = KMeans(n_clusters=k, n_init=1, random_state=int(rng.integers(2**31))).fit(x)
+            losses.append((k, float(km.inertia_)))
+            fits[k] = km
+            if self.threshold * km.inertia_ > prev:
+                break
+            prev = km.inertia_
+        if not losses:  # fewer unique candidates than the smallest k: each is its own cluster
+            k = n_unique
+            km = KMeans(n_clusters=k, n_init=1, random_state=0).fit(x)
+            losses, fits = [(k, float(km.inertia_))], {k: km}
+        self.last_losses = losses
+        k = knee_k(losses, self.threshold)
+        return k, fits[k].cluster_centers_, fits[k].labels_
+
+    def select(self, candidates: list[tuple[Config, float]], k: int, space: SearchSpace, exclude: set[Config],
+               rng: np.random.Generator) -> list[Config]:
+        cands = [c for c, _ in candidates[: self.max_candidates]]
+        if not cands:
+            return []
+        top = (space.radices - 1).clip(min=1)
+        idx = np.array([c.indices for c in cands], dtype=np.float64)
+        x = idx / top
+        chosen_k, centers, labels = self.cluster(x, rng)
+        self.last_k = chosen_k
+        synth = mode_config(cands)
+        out: list[Config] = []
+        taken = set(exclude)
+        self.last_synthesized = 0
+        for ci, center in enumerate(centers):
+            snapped = Config(tuple(int(v) for v in np.clip(np.rint(center * top), 0, space.radices - 1)))
+            if not space.is_valid(snapped):
+                members = np.flatnonzero(labels == ci)
+                best = members[np.argmin(((x[members] - center) ** 2).sum(axis=1))]
+                snapped = cands[int(best)]
+            if snapped in exclude:
+                snapped = synth
+                self.last_synthesized += 1
+            if snapped in taken or not space.is_valid(snapped):
+                continue
+            taken.add(snapped)
+            out.append(snapped)
+        return out[: max(k, 1)]
