@@ -9,6 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+
+# OpenMP threads of the tuner's own libraries (XGBoost, PyTorch) must not spin on the cores that the
+# next measurement uses; set before those libraries load.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import time
 from pathlib import Path
 from typing import Any, NoReturn

@@ -8,8 +8,6 @@ no metric that XGBoost's ranking code would reject for real-valued labels.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import xgboost as xgb
 
@@ -23,7 +21,9 @@ class XGBoostCostModel:
         self.params = {
             "max_depth": 3, "gamma": 1e-4, "min_child_weight": 1, "subsample": 1.0, "eta": 0.3,
             "lambda": 1.0, "alpha": 0.0, "seed": seed, "verbosity": 0,
-            "nthread": nthread or os.cpu_count() or 1,
+            # one thread: the data are small, and OpenMP workers that spin after training would steal
+            # cores from the kernel measured next
+            "nthread": nthread or 1,
             "objective": "rank:pairwise" if loss == "rank" else "reg:squarederror",
         }
         self._booster: xgb.Booster | None = None
