@@ -241,8 +241,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     if not Path(args.file).is_file():
         raise UserError(f"{args.file} is not a file")
-    from tensortune.storage.records import TuningRecord  # noqa: F401 (validation lives there)
-
     storage = _open_storage(args.db)
     try:
         n = storage.import_jsonl(args.file)

@@ -108,11 +108,11 @@ def build(spec: dict[str, Any], values: dict[str, Any], out_path: str) -> dict[s
 
 def prepare(spec: dict[str, Any]) -> bool:
     """Compute (and cache in this worker) the workload's reference inputs and output."""
-    _prepared(spec, {})
+    _prepared(spec)
     return True
 
 
-def _prepared(spec: dict[str, Any], values: dict[str, Any]) -> tuple[list[np.ndarray], np.ndarray]:
+def _prepared(spec: dict[str, Any]) -> tuple[list[np.ndarray], np.ndarray]:
     """Reference inputs and output of the workload, cached per worker (inputs in workload layout)."""
     key = (spec["workload"], spec["template"])
     if key not in _PREPARED:
@@ -140,64 +140,54 @@ def _timed(f: Any, dev: Any, args: list[Any], timing: dict[str, Any]) -> list[fl
     return [float(x) for x in ev(*args).results]
 
 
-def run_local(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any]) -> dict[str, Any]:
-    """Load a built kernel, check its output against the reference, then time it."""
-    import tvm
-
+def _execute(lib: Any, dev: Any, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any],
+             make_tensor: Any) -> dict[str, Any]:
+    """Run a loaded kernel once on the template's inputs, check its output, then time it."""
     from tensortune.templates import get_template
 
-    template = get_template(spec["template"])
-    inputs, ref = _prepared(spec, values)
-    args_np = template.prepare_inputs(_workload(spec), values, inputs)
-    t = json.loads(spec["target"])
-    dev = tvm.cuda(0) if t.get("kind") == "cuda" else tvm.cpu(0)
+    inputs, ref = _prepared(spec)
+    args_np = get_template(spec["template"]).prepare_inputs(_workload(spec), values, inputs)
     try:
-        lib = tvm.runtime.load_module(lib_path)
-        args = [tvm.runtime.tensor(a, dev) for a in args_np]
-        args.append(tvm.runtime.tensor(np.full(ref.shape, np.nan, dtype="float32"), dev))
-        lib["main"](*args)
-        dev.sync()
-    except Exception as e:
-        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
-    bad = check_output(args[-1].numpy(), ref)
-    if bad:
-        return {"error": int(ErrorKind.WRONG_ANSWER), "message": bad}
-    try:
-        return {"costs": _timed(lib, dev, args, timing)}
-    except Exception as e:
-        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
-
-
-def run_rpc(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any],
-            tracker: dict[str, Any]) -> dict[str, Any]:
-    """As :func:`run_local`, on a device obtained from a TVM RPC tracker."""
-    from tvm import rpc
-
-    from tensortune.templates import get_template
-
-    template = get_template(spec["template"])
-    inputs, ref = _prepared(spec, values)
-    args_np = template.prepare_inputs(_workload(spec), values, inputs)
-    try:
-        tr = rpc.connect_tracker(tracker["host"], int(tracker["port"]))
-        remote = tr.request(tracker["key"], priority=1, session_timeout=int(tracker.get("session_timeout", 60)))
-        remote.upload(lib_path)
-        lib = remote.load_module(os.path.basename(lib_path))
-        kind = json.loads(spec["target"]).get("kind")
-        dev = remote.cuda(0) if kind == "cuda" else remote.cpu(0)
-        from tvm.runtime import tensor
-
-        args = [tensor(a, dev) for a in args_np]
-        args.append(tensor(np.full(ref.shape, np.nan, dtype="float32"), dev))
+        args = [make_tensor(a, dev) for a in args_np]
+        args.append(make_tensor(np.full(ref.shape, np.nan, dtype="float32"), dev))
         lib["main"](*args)
         dev.sync()
         out = args[-1].numpy()
     except Exception as e:
-        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
+        return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
     bad = check_output(out, ref)
     if bad:
         return {"error": int(ErrorKind.WRONG_ANSWER), "message": bad}
     try:
         return {"costs": _timed(lib, dev, args, timing)}
     except Exception as e:
-        return {"error": int(ErrorKind.RUNTIME), "message": f"{type(e).__name__}: {str(e)[-1500:]}"}
+        return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
+
+
+def run_local(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any]) -> dict[str, Any]:
+    """Load a built kernel, check its output against the reference, then time it."""
+    import tvm
+
+    dev = tvm.cuda(0) if json.loads(spec["target"]).get("kind") == "cuda" else tvm.cpu(0)
+    try:
+        lib = tvm.runtime.load_module(lib_path)
+    except Exception as e:
+        return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
+    return _execute(lib, dev, spec, values, timing, tvm.runtime.tensor)
+
+
+def run_rpc(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any],
+            tracker: dict[str, Any]) -> dict[str, Any]:
+    """As :func:`run_local`, on a device leased from a TVM RPC tracker."""
+    from tvm import rpc
+    from tvm.runtime import tensor
+
+    try:
+        tr = rpc.connect_tracker(tracker["host"], int(tracker["port"]))
+        remote = tr.request(tracker["key"], priority=1, session_timeout=int(tracker.get("session_timeout", 60)))
+        remote.upload(lib_path)
+        lib = remote.load_module(os.path.basename(lib_path))
+        dev = remote.cuda(0) if json.loads(spec["target"]).get("kind") == "cuda" else remote.cpu(0)
+    except Exception as e:
+        return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
+    return _execute(lib, dev, spec, values, timing, tensor)

@@ -55,9 +55,6 @@ class SearchSpace:
             out *= int(r)
         return out
 
-    def __len__(self) -> int:
-        return self.size
-
     @property
     def names(self) -> list[str]:
         return [k.name for k in self.knobs]

@@ -21,17 +21,6 @@ def _grid(space: SearchSpace, seed: int, **_: Any) -> SearchStrategy:
     return GridSearch(space, seed)
 
 
-def _autotvm(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "rank", epsilon: float = 0.05,
-             **_: Any) -> SearchStrategy:
-    from tensortune.cost_models.xgb import XGBoostCostModel
-    from tensortune.explorers.simulated_annealing import SimulatedAnnealing
-    from tensortune.samplers.greedy import GreedyEpsilon
-    from tensortune.tuners.model_based import ModelBasedStrategy
-
-    return ModelBasedStrategy(space, seed, XGBoostCostModel(loss=loss, seed=seed), SimulatedAnnealing(),
-                              GreedyEpsilon(epsilon), plan_size=plan_size, name="autotvm")
-
-
 def _model_based(name: str, explorer: str, sampler: str) -> Callable[..., SearchStrategy]:
     def make(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "rank", epsilon: float = 0.05,
              **_: Any) -> SearchStrategy:
@@ -55,7 +44,7 @@ def _model_based(name: str, explorer: str, sampler: str) -> Callable[..., Search
 RECIPES: dict[str, Callable[..., SearchStrategy]] = {
     "random": _random,
     "grid": _grid,
-    "autotvm": _autotvm,
+    "autotvm": _model_based("autotvm", "sa", "greedy"),
     "rl": _model_based("rl", "ppo", "greedy"),
     "sa-as": _model_based("sa-as", "sa", "adaptive"),
     "chameleon": _model_based("chameleon", "ppo", "adaptive"),
