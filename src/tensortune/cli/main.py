@@ -72,6 +72,16 @@ def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
     given = [x for x in (args.model, args.layer, args.conv, args.dense) if x]
     if len(given) != 1:
         raise UserError("give exactly one of --model, --layer, --conv, --dense")
+    codesign = getattr(args, "codesign", "none")
+    if codesign != "none" and target["kind"] != "vta-sim":
+        raise UserError("--codesign needs --target vta-sim (hardware knobs exist only on the accelerator model)")
+    if codesign == "model":
+        from tensortune.workloads import ModelConvs
+
+        if not args.model or args.tasks:
+            raise UserError("--codesign model tunes a whole model: give --model NAME and no --tasks")
+        wl = ModelConvs.of(args.model)
+        return [Task.make(wl, args.template or "model_codesign.vta-sim", target, f"{args.model}:all")]
     if args.tasks and not args.model:
         raise UserError("--tasks selects tasks of --model; it does nothing without it")
     if args.model:
@@ -87,7 +97,7 @@ def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
         wls = [(w.key, w)]
     out = []
     for name, wl in wls:
-        tmpl = args.template or default_template(wl.op, target["kind"])
+        tmpl = args.template or ("conv2d_codesign.vta-sim" if codesign == "layer" else default_template(wl.op, target["kind"]))
         out.append(Task.make(wl, tmpl, target, name))
     return out
 
@@ -117,6 +127,14 @@ def _budget(args: argparse.Namespace) -> Any:
 def _measurer(args: argparse.Namespace, target: dict) -> Any:
     from tensortune.measure.tvm_measurer import RpcTracker, TimingPolicy, TvmMeasurer
 
+    if target["kind"] == "vta-sim":
+        if args.rpc:
+            raise UserError("--rpc does not apply to the vta-sim target (it is an analytical model)")
+        from tensortune.measure.vta_measurer import VtaSimMeasurer
+
+        return VtaSimMeasurer(functional=args.functional)
+    if args.functional:
+        raise UserError("--functional applies to --target vta-sim only")
     rpc = None
     if args.rpc:
         parts = args.rpc.split(":")
@@ -140,7 +158,10 @@ def _target(text: str) -> dict:
 
 
 def _recipe_options(args: argparse.Namespace) -> dict:
-    return {"plan_size": args.plan_size, "loss": args.loss}
+    opts = {"plan_size": args.plan_size}
+    if args.loss is not None:
+        opts["loss"] = args.loss
+    return opts
 
 
 def _check_tuner(names: list[str]) -> None:
@@ -315,7 +336,10 @@ def _add_task_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--conv", help="one conv2d: C,H,W,K,kernel,stride,pad[,dilation[,batch]]")
     g.add_argument("--dense", help="one dense layer: M,K,N")
     p.add_argument("--template", help="template name (default: the operator's template for the target)")
-    p.add_argument("--target", default="llvm", help="llvm (this CPU), cuda, or a JSON target dict")
+    p.add_argument("--target", default="llvm", help="llvm (this CPU), cuda, vta-sim (VTA-like accelerator model), "
+                   "or a JSON target dict")
+    p.add_argument("--codesign", choices=["none", "layer", "model"], default="none",
+                   help="vta-sim: also tune the hardware, per layer or one design for the whole --model")
 
 
 def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
@@ -325,7 +349,10 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--db", default="tensortune.db", help="SQLite records database (created if missing)")
     p.add_argument("--batch-size", type=int, default=16, help="configs measured (and committed) per batch")
     p.add_argument("--plan-size", type=int, default=64, help="model-based tuners: refit and replan every N trials")
-    p.add_argument("--loss", choices=["rank", "reg"], default="rank", help="XGBoost loss of the autotvm cost model")
+    p.add_argument("--loss", choices=["rank", "reg"], help="XGBoost loss of the cost model (default: the recipe's: "
+                   "rank for autotvm/chameleon, reg for arco)")
+    p.add_argument("--functional", action="store_true",
+                   help="vta-sim: also execute small layers on int8 data and check them against a direct convolution")
     p.add_argument("--repeat", type=int, default=5, help="timed repeats per measurement (median is the cost)")
     p.add_argument("--min-repeat-ms", type=int, default=40, help="each repeat runs the kernel at least this long")
     p.add_argument("--build-workers", type=int, default=max(1, os.cpu_count() or 1))
@@ -345,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("tune", help="tune a model's layers or one layer")
     _add_task_args(t)
-    t.add_argument("--tuner", default="autotvm", help="random, grid, autotvm, rl, sa-as or chameleon")
+    t.add_argument("--tuner", default="autotvm", help="random, grid, autotvm, rl, sa-as, chameleon or arco")
     t.add_argument("--seed", type=int, default=0)
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)

@@ -60,7 +60,7 @@ class Task:
     def space(self) -> SearchSpace:
         from tensortune.templates import get_template
 
-        return get_template(self.template).space(self.workload)
+        return get_template(self.template).space_for(self.workload, self.target)
 
     def spec(self) -> dict[str, Any]:
         """Primitive description passed to worker processes."""

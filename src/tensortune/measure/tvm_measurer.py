@@ -154,12 +154,14 @@ def default_cpu_target(num_cores: int | None = None) -> dict:
 
 
 def parse_target(text: str) -> dict:
-    """``llvm`` (this CPU), ``cuda``, or a JSON target dict."""
+    """``llvm`` (this CPU), ``cuda``, ``vta-sim``, or a JSON target dict."""
     text = text.strip()
     if text == "llvm":
         return default_cpu_target()
     if text == "cuda":
         return {"kind": "cuda", "arch": "sm_90"}
+    if text == "vta-sim":
+        return {"kind": "vta-sim"}
     try:
         t = json.loads(text)
     except json.JSONDecodeError:

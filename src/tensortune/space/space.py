@@ -20,10 +20,18 @@ class Config:
 
 @dataclass(frozen=True)
 class Constraint:
-    """A named predicate over knob values; a config violating it is rejected before it is built."""
+    """A named predicate over knob values; a config violating it is rejected before it is built.
+
+    ``vectorized`` (optional) evaluates the same predicate on arrays of knob values (name -> array),
+    which makes validity checks of large candidate batches fast. ``budget`` marks a resource budget
+    (area, memory) rather than a structural rule: search agents may walk through such configs, paying
+    the space's ``penalty``, but they are never measured.
+    """
 
     name: str
     predicate: Callable[[dict[str, Any]], bool]
+    vectorized: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None
+    budget: bool = False
 
 
 class SearchSpace:
@@ -33,7 +41,8 @@ class SearchSpace:
     convention). Sizes can exceed 2**63, so indices are Python ints.
     """
 
-    def __init__(self, knobs: Sequence[Knob], constraints: Sequence[Constraint] = ()) -> None:
+    def __init__(self, knobs: Sequence[Knob], constraints: Sequence[Constraint] = (),
+                 penalty: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None) -> None:
         names = [k.name for k in knobs]
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate knob names in {names}")
@@ -46,6 +55,9 @@ class SearchSpace:
         # per-knob feature lookup tables: option index -> feature row
         self._tables = [np.array([k.feature(i) for i in range(len(k))], dtype=np.float64) for k in knobs]
         self._valid_cache: dict[tuple[int, ...], bool] = {}
+        self.penalty_fn = penalty
+        self._numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for k in knobs for v in k.options)
+        self._value_tables = ([np.array(k.options, dtype=np.float64) for k in knobs] if self._numeric else [])
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -114,11 +126,35 @@ class SearchSpace:
                 self._valid_cache[cfg.indices] = hit
         return hit
 
-    def valid_mask(self, idx: np.ndarray) -> np.ndarray:
-        """Validity of each row of an (n, n_knobs) index matrix."""
-        if not self.constraints:
+    def value_arrays(self, idx: np.ndarray) -> dict[str, np.ndarray]:
+        """Knob name -> array of option values for an (n, n_knobs) index matrix (numeric knobs only)."""
+        if not self._numeric:
+            raise ValueError("value_arrays needs a space whose knob options are all numbers")
+        idx = np.asarray(idx, dtype=np.int64)
+        return {k.name: t[idx[:, j]] for j, (k, t) in enumerate(zip(self.knobs, self._value_tables, strict=True))}
+
+    def valid_mask(self, idx: np.ndarray, budgets: bool = True) -> np.ndarray:
+        """Validity of each row of an (n, n_knobs) index matrix; ``budgets=False`` ignores budget
+        constraints (what a search agent may walk through)."""
+        cons = [c for c in self.constraints if budgets or not c.budget]
+        if not cons:
             return np.ones(len(idx), dtype=bool)
-        return np.array([self.is_valid(Config(tuple(int(v) for v in row))) for row in idx], dtype=bool)
+        if self._numeric and all(c.vectorized is not None for c in cons):
+            vals = self.value_arrays(idx)
+            out = np.ones(len(idx), dtype=bool)
+            for c in cons:
+                out &= np.asarray(c.vectorized(vals), dtype=bool)  # type: ignore[misc]
+            return out
+        if budgets:
+            return np.array([self.is_valid(Config(tuple(int(v) for v in row))) for row in idx], dtype=bool)
+        return np.array([all(c.predicate(self.values(Config(tuple(int(v) for v in row)))) for c in cons)
+                         for row in idx], dtype=bool)
+
+    def penalty(self, idx: np.ndarray) -> np.ndarray:
+        """Non-negative budget penalty of each row (0 within budget, or when the space has none)."""
+        if self.penalty_fn is None:
+            return np.zeros(len(idx))
+        return np.asarray(self.penalty_fn(self.value_arrays(idx)), dtype=np.float64)
 
     # ------------------------------------------------------------------ sampling and moves
     def sample(self, n: int, rng: np.random.Generator, exclude: Iterable[Config] = (), max_tries: int = 100) -> list[Config]:

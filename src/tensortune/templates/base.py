@@ -29,6 +29,11 @@ class Template(ABC):
     @abstractmethod
     def space(self, workload: Any) -> SearchSpace: ...
 
+    def space_for(self, workload: Any, target: dict[str, Any] | None) -> SearchSpace:
+        """The space for a workload on a target; templates whose space depends on the target (a
+        design's parameters, budgets) override this."""
+        return self.space(workload)
+
     @abstractmethod
     def instantiate(self, workload: Any, values: dict[str, Any]) -> Any:
         """Return a scheduled ``tvm.IRModule`` with a ``main`` function (args: inputs..., output)."""

@@ -12,6 +12,9 @@ _TEMPLATES: dict[str, str] = {
     "dense.llvm": "tensortune.templates.cpu_dense:CpuDense",
     "conv2d_nchw.cuda": "tensortune.templates.cuda_conv2d:CudaConv2d",
     "faulty_dense.llvm": "tensortune.templates.faulty:FaultyDense",
+    "conv2d_nchw.vta-sim": "tensortune.templates.vta_conv2d:VtaConv2d",
+    "conv2d_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaConv2dCodesign",
+    "model_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaModelCodesign",
 }
 
 

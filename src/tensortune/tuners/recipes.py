@@ -41,6 +41,18 @@ def _model_based(name: str, explorer: str, sampler: str) -> Callable[..., Search
     return make
 
 
+def _arco(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "reg", **_: Any) -> SearchStrategy:
+    """ARCO: XGBoost (reg, Table 4) + MAPPO over the knob groups + confidence sampling on the critic."""
+    from tensortune.cost_models.xgb import XGBoostCostModel
+    from tensortune.explorers.mappo import MAPPOExplorer
+    from tensortune.samplers.confidence import ConfidenceSampler
+    from tensortune.tuners.model_based import ModelBasedStrategy
+
+    exp = MAPPOExplorer(seed=seed)
+    return ModelBasedStrategy(space, seed, XGBoostCostModel(loss=loss, seed=seed), exp, ConfidenceSampler(exp.values),
+                              plan_size=plan_size, name="arco", n_candidates=8 * plan_size)
+
+
 RECIPES: dict[str, Callable[..., SearchStrategy]] = {
     "random": _random,
     "grid": _grid,
@@ -48,6 +60,7 @@ RECIPES: dict[str, Callable[..., SearchStrategy]] = {
     "rl": _model_based("rl", "ppo", "greedy"),
     "sa-as": _model_based("sa-as", "sa", "adaptive"),
     "chameleon": _model_based("chameleon", "ppo", "adaptive"),
+    "arco": _arco,
 }
 
 

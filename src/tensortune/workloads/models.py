@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import dataclass
+
 from tensortune.workloads.conv2d import Conv2d
 from tensortune.workloads.dense import Dense
 
-Workload = Conv2d | Dense
 
 
 def _c(c: int, hw: int, k: int, kernel: int, stride: int, pad: int) -> Conv2d:
@@ -49,6 +50,47 @@ MODELS: dict[str, list[Conv2d]] = {
     ],
 }
 
+# how often each unique conv task occurs in the model (torchvision definitions)
+MODEL_COUNTS: dict[str, tuple[int, ...]] = {
+    "alexnet": (1, 1, 1, 1, 1),
+    "vgg16": (1, 1, 1, 1, 1, 2, 1, 2, 3),
+    "resnet18": (1, 4, 1, 1, 3, 1, 1, 3, 1, 1, 3),
+}
+
+
+@dataclass(frozen=True)
+class ModelConvs:
+    """A whole model's conv layers as one workload (e.g. for co-design: one chip runs every layer).
+
+    ``counts[i]`` is how often ``layers[i]`` occurs; the model's time is the count-weighted sum.
+    """
+
+    name: str
+    layers: tuple[Conv2d, ...]
+    counts: tuple[int, ...]
+
+    op = "conv_model"
+
+    @classmethod
+    def of(cls, model: str) -> ModelConvs:
+        if model not in MODELS:
+            raise ValueError(f"unknown model {model!r}; known models: {', '.join(sorted(MODELS))}")
+        return cls(model, tuple(MODELS[model]), MODEL_COUNTS[model])
+
+    @property
+    def key(self) -> str:
+        return f"model_convs({self.name})"
+
+    @property
+    def flops(self) -> int:
+        return sum(c * layer.flops for c, layer in zip(self.counts, self.layers, strict=True))
+
+    def describe(self) -> str:
+        return f"{self.name}: {sum(self.counts)} conv layers ({len(self.layers)} unique)"
+
+
+Workload = Conv2d | Dense | ModelConvs
+
 # name -> (model, 1-based task index)
 EVAL_LAYERS: dict[str, tuple[str, int]] = {
     "L1": ("alexnet", 1), "L2": ("alexnet", 4),
@@ -86,6 +128,7 @@ def resolve_layer(name: str) -> tuple[str, Workload]:
 _CONV_RE = re.compile(r"conv2d_nchw\(n=(\d+),c=(\d+),h=(\d+),w=(\d+),k=(\d+),kernel=(\d+)x(\d+),"
                       r"stride=(\d+)x(\d+),pad=(\d+)x(\d+),dil=(\d+)x(\d+)\)")
 _DENSE_RE = re.compile(r"dense\(m=(\d+),k=(\d+),n=(\d+)\)")
+_MODEL_RE = re.compile(r"model_convs\(([a-z0-9]+)\)")
 
 
 def workload_from_key(key: str) -> Workload:
@@ -97,4 +140,7 @@ def workload_from_key(key: str) -> Workload:
     m = _DENSE_RE.fullmatch(key)
     if m:
         return Dense.make(*(int(x) for x in m.groups()))
+    m = _MODEL_RE.fullmatch(key)
+    if m:
+        return ModelConvs.of(m.group(1))
     raise ValueError(f"not a workload key: {key!r}")

@@ -1,0 +1,1 @@
+"""Analytical models of accelerators that no installable simulator covers (VTA-like GEMM cores)."""
