@@ -263,7 +263,7 @@ def evaluate(layer: ConvShape, p: dict[str, Any]) -> dict[str, np.ndarray]:
         "violation": violation,
         "need": need,
         "have": have,
-        "inp_entries": vt * inp_t, "wgt_entries": vt * wgt_t, "acc_entries": vt * acc_t, "uops": vt * uops,
+        "inp_entries": vt * inp_t, "wgt_entries": vt * wgt_t, "acc_entries": vt * acc_t, "uop_entries": vt * uops,
         "inp_depth": np.broadcast_to(d_inp, shape), "wgt_depth": np.broadcast_to(d_wgt, shape),
         "acc_depth": np.broadcast_to(d_acc, shape), "uop_depth": np.broadcast_to(d_uop, shape),
         "out_tiles": n_out, "ci_steps": n_ci, "gemm_instructions": n_out * vt * n_ci,

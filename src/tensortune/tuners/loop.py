@@ -84,7 +84,7 @@ class Tuner:
     def __init__(self, task: Task, strategy: SearchStrategy, measurer: Measurer, storage: SQLiteStorage,
                  budget: Budget, *, tuner_name: str | None = None, seed: int = 0, run_id: str | None = None,
                  batch_size: int = 16, callbacks: list[Callback] | None = None, progress: bool = False,
-                 remeasure_best: bool = True) -> None:
+                 remeasure_best: bool = True, initial_configs: list[Config] | None = None) -> None:
         if batch_size < 1:
             raise ValueError("batch size must be at least 1")
         self.task = task
@@ -99,6 +99,9 @@ class Tuner:
         self.callbacks = list(callbacks or [])
         self.progress = progress
         self.remeasure_best = remeasure_best
+        # measured first, before the strategy is asked (a warm start, like Optuna's enqueue_trial);
+        # skipped when already measured, e.g. on resume
+        self.initial_configs = list(initial_configs or [])
 
     def _throughput(self, r: MeasureResult | TuningRecord) -> float:
         return self.task.flops / r.cost if r.ok and r.cost > 0 else 0.0
@@ -159,7 +162,9 @@ class Tuner:
                     break
                 n = self.batch_size if left is None else min(self.batch_size, left)
                 t0 = time.perf_counter()
-                proposed = self.strategy.ask(n)
+                queued = [c for c in self.initial_configs if self.task.space.index_of(c) not in measured][:n]
+                self.initial_configs = [c for c in self.initial_configs if c not in queued]
+                proposed = queued if queued else self.strategy.ask(n)
                 s.search_seconds += time.perf_counter() - t0
                 sp = self.task.space
                 batch: list[Config] = []

@@ -4,12 +4,10 @@ and the evaluation layers L1..L8 of shared/notes/layers.md."""
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from tensortune.workloads.conv2d import Conv2d
 from tensortune.workloads.dense import Dense
-
 
 
 def _c(c: int, hw: int, k: int, kernel: int, stride: int, pad: int) -> Conv2d:
