@@ -156,7 +156,6 @@ def write_report(out: Path, cmd: str, sp: dict, rows: list, model_rows: list, a,
     import matplotlib.pyplot as plt
 
     tuners = ["autotvm", "chameleon", "arco"]
-    L = [f"**{t}**" for t in tuners]
     lines = ["# ARCO vs Chameleon vs AutoTVM on the VTA-like accelerator model", "",
              f"Command: `{cmd}` ({total / 60:.1f} min). {a.trials} measurements per layer and seed, plan size "
              f"{a.plan_size}, seeds {a.seeds}. autotvm and chameleon tune software knobs on VTA's default design "

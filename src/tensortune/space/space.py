@@ -161,6 +161,19 @@ class SearchSpace:
         """Up to ``n`` distinct valid configs drawn uniformly, skipping ``exclude``."""
         seen = set(exclude)
         out: list[Config] = []
+        if self._numeric and self.constraints and all(c.vectorized is not None for c in self.constraints):
+            # vectorised rejection sampling: spaces where few random configs pass (e.g. a whole model's
+            # co-design, where every layer's tiles must divide the shared design's blocks) stay usable
+            for _ in range(max_tries):
+                rows = self.random_indices(max(4096, 64 * n), rng)
+                for row in rows[self.valid_mask(rows)]:
+                    c = Config(tuple(int(v) for v in row))
+                    if c not in seen:
+                        seen.add(c)
+                        out.append(c)
+                        if len(out) == n:
+                            return out
+            return out
         tries = 0
         while len(out) < n and tries < max_tries:
             tries += 1
