@@ -29,6 +29,7 @@ import io
 import numpy as np
 
 from tensortune.explorers.base import ScoreFn
+from tensortune.explorers.walkers import gae, start_points
 from tensortune.space import Config, SearchSpace
 
 
@@ -153,13 +154,7 @@ class MAPPOExplorer:
 
     # ------------------------------------------------------------------ one round
     def _starts(self, space: SearchSpace, incumbents: list[Config], rng: np.random.Generator) -> np.ndarray:
-        n_inc = min(len(incumbents), int(self.n_walkers * self.incumbent_share))
-        pts = [c.indices for c in incumbents[:n_inc]]
-        pts += [c.indices for c in space.sample(self.n_walkers - len(pts), rng)]
-        arr = np.array(pts, dtype=np.int64)
-        if len(arr) < self.n_walkers:
-            arr = arr[rng.integers(0, len(arr), size=self.n_walkers)]
-        return arr
+        return start_points(space, incumbents, self.n_walkers, self.incumbent_share, rng)
 
     def propose(self, space: SearchSpace, score: ScoreFn, n: int, exclude: set[Config], rng: np.random.Generator,
                 incumbents: list[Config] | None = None) -> list[tuple[Config, float]]:
@@ -224,7 +219,6 @@ class MAPPOExplorer:
 
         nets, opt = self._nets, self._opt
         assert nets is not None and opt is not None
-        T = len(states)
         M = np.array(alive_mask, dtype=bool)
         S_raw = np.array([r[0] for r in rewards], dtype=np.float64)
         P = np.array([r[1] for r in rewards], dtype=np.float64)
@@ -233,14 +227,7 @@ class MAPPOExplorer:
         self.reward_history.append(float((S_raw - self.penalty_lambda * P * sd)[M].mean()))
         with torch.no_grad():
             V = torch.stack([nets.value(s) for s in states]).numpy()  # (T, W)
-        adv = np.zeros_like(R)
-        last = np.zeros(R.shape[1])
-        for t in reversed(range(T)):
-            nxt_v = V[t + 1] if t + 1 < T else np.zeros(R.shape[1])
-            nonterm = M[t + 1] if t + 1 < T else np.zeros(R.shape[1], dtype=bool)
-            delta = R[t] + self.gamma * nxt_v * nonterm - V[t]
-            last = delta + self.gamma * self.lam * nonterm * last
-            adv[t] = last
+        adv = gae(R, V, M, self.gamma, self.lam)
         ret = adv + V
         idx = np.argwhere(M)
         if len(idx) > self.max_train_samples:

@@ -25,6 +25,7 @@ import io
 import numpy as np
 
 from tensortune.explorers.base import ScoreFn
+from tensortune.explorers.walkers import gae, start_points
 from tensortune.space import Config, SearchSpace
 
 
@@ -102,13 +103,7 @@ class PPOExplorer:
 
     # ------------------------------------------------------------------ one round
     def _starts(self, space: SearchSpace, incumbents: list[Config], rng: np.random.Generator) -> np.ndarray:
-        n_inc = min(len(incumbents), int(self.n_walkers * self.incumbent_share))
-        pts = [c.indices for c in incumbents[:n_inc]]
-        pts += [c.indices for c in space.sample(self.n_walkers - len(pts), rng)]
-        arr = np.array(pts, dtype=np.int64)
-        if len(arr) < self.n_walkers:
-            arr = arr[rng.integers(0, len(arr), size=self.n_walkers)]
-        return arr
+        return start_points(space, incumbents, self.n_walkers, self.incumbent_share, rng)
 
     def propose(self, space: SearchSpace, score: ScoreFn, n: int, exclude: set[Config], rng: np.random.Generator,
                 incumbents: list[Config] | None = None) -> list[tuple[Config, float]]:
@@ -166,20 +161,12 @@ class PPOExplorer:
     def _update(self, states, actions, logps, values, rewards, alive_mask, rng) -> None:  # type: ignore[no-untyped-def]
         import torch
 
-        T = len(states)
         R = np.array(rewards, dtype=np.float64)  # (T, W)
         M = np.array(alive_mask, dtype=bool)
         mu, sd = R[M].mean(), R[M].std() + 1e-8
         R = (R - mu) / sd
         V = torch.stack(values).numpy()  # (T, W)
-        adv = np.zeros_like(R)
-        last = np.zeros(R.shape[1])
-        for t in reversed(range(T)):
-            nxt_v = V[t + 1] if t + 1 < T else np.zeros(R.shape[1])
-            nonterm = M[t + 1] if t + 1 < T else np.zeros(R.shape[1], dtype=bool)
-            delta = R[t] + self.gamma * nxt_v * nonterm - V[t]
-            last = delta + self.gamma * self.lam * nonterm * last
-            adv[t] = last
+        adv = gae(R, V, M, self.gamma, self.lam)
         ret = adv + V
         idx = np.argwhere(M)
         if len(idx) > self.max_train_samples:
