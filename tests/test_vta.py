@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tensortune.accel.exhaustive import exhaustive_optimum
-from tensortune.accel.vta import ConvShape, Violation, VtaHardware, evaluate
+from tensortune.accel.vta import ConvShape, Violation, VtaHardware, evaluate, evaluate_one
 from tensortune.accel.vta_functional import BufferOverflow, direct_conv_int, execute, requantize
 from tensortune.explorers.mappo import MAPPOExplorer
 from tensortune.measure.base import ErrorKind, MeasureInput, Task
@@ -154,6 +154,25 @@ def test_measurer_reports_precise_violations_and_cycles():
     assert opt.gflops < 2 * 256 * 100e6 / 1e9
 
 
+@pytest.mark.parametrize("layer", ["resnet18:1", "resnet18:6", "alexnet:1", "vgg16:9"])
+def test_scalar_model_equals_vectorised_model(layer):
+    """evaluate_one (single measurements) and evaluate (batches, exhaustive search) are one model."""
+    _, wl = resolve_layer(layer)
+    task = Task.make(wl, "conv2d_codesign.vta-sim", VTA)
+    sp = task.space
+    idx = sp.random_indices(3000, np.random.default_rng(1))  # structurally invalid rows included
+    vals = sp.value_arrays(idx)
+    ref = evaluate(ConvShape.of(wl), {k: v.astype(np.int64) for k, v in vals.items()})
+    kinds = set()
+    for j in range(len(idx)):
+        one = evaluate_one(ConvShape.of(wl), {k: int(v[j]) for k, v in vals.items()})
+        assert set(one) == set(ref)
+        for k, v in one.items():
+            assert v == pytest.approx(float(ref[k][j]), rel=1e-12), (k, j)
+        kinds.add(one["violation"])
+    assert len(kinds) >= 5  # the comparison covered valid configs and several kinds of violation
+
+
 def test_functional_mode_checks_valid_configs():
     task = Task.make(Conv2d.make(1, 32, 10, 10, 32, 3, 1, 1), "conv2d_nchw.vta-sim", VTA)
     sp = task.space
@@ -217,6 +236,9 @@ def test_model_codesign_shares_one_design_across_layers():
             assert lr.ok
             total += count * lr.cost
         assert r.cost == pytest.approx(total, rel=1e-12)  # the model's time: same design in every layer
+        assert sum(r.extra["layer_seconds"]) == pytest.approx(r.cost, rel=1e-12)  # the per-layer profile
+    failed = next(r for r in results if not r.ok)
+    assert None in failed.extra["layer_seconds"] and "none" in failed.extra["layer_violation"]
     # changing the shared design changes every layer's time
     c, _ = ok[0]
     vals = sp.to_json(c)

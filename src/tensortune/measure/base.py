@@ -83,6 +83,9 @@ class MeasureResult:
     build_seconds: float = 0.0
     run_seconds: float = 0.0
     timestamp: float = field(default_factory=time.time)
+    # backend-specific details stored with the record (JSON-able), e.g. per-layer times of a whole-model
+    # measurement; strategies that can use them receive them through ``SearchStrategy.tell_extra``
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -94,7 +97,7 @@ class MeasureResult:
         return statistics.median(self.costs) if self.ok else float("inf")
 
     @classmethod
-    def failure(cls, error: ErrorKind, message: str, **kw: float) -> MeasureResult:
+    def failure(cls, error: ErrorKind, message: str, **kw: Any) -> MeasureResult:
         return cls(costs=(), error=error, message=message[:2000], **kw)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.accel.vta import HW_KNOBS, SW_KNOBS, Violation, evaluate, violation_message
+from tensortune.accel.vta import HW_KNOBS, SW_KNOBS, Violation, evaluate, evaluate_one, violation_message
 from tensortune.measure.base import ErrorKind, MeasureInput, MeasureResult, Task
 from tensortune.templates import get_template
 
@@ -57,6 +57,10 @@ class VtaSimMeasurer:
                 out[i] = r
         return [r for r in out if r is not None]
 
+    # below this many configurations per task a call evaluates them one by one in plain Python
+    # (``evaluate_one``); numpy's per-call overhead only pays off on larger batches
+    SCALAR_BATCH = 8
+
     def _measure_task(self, task: Task, inputs: list[MeasureInput]) -> list[MeasureResult]:
         t0 = time.perf_counter()
         tmpl = get_template(task.template)
@@ -66,27 +70,45 @@ class VtaSimMeasurer:
         decoded = [tmpl.decode(task.workload, sp.values(inp.config), task.target) for inp in inputs]  # type: ignore[attr-defined]
         freq_hz = decoded[0][0].freq_mhz * 1e6
         n_layers = len(decoded[0][1])
-        total = np.zeros(len(inputs))
-        errors: list[str | None] = [None] * len(inputs)
+        n = len(inputs)
+        # per layer: cycles (inf where it cannot run), violation kind, need, have for every input
+        cycles = np.zeros((n_layers, n))
+        viol = np.zeros((n_layers, n), dtype=np.int64)
+        need = np.zeros((n_layers, n), dtype=np.int64)
+        have = np.zeros((n_layers, n), dtype=np.int64)
         for li in range(n_layers):
             layer = decoded[0][1][li][0]
-            count = decoded[0][1][li][1]
-            params = {k: np.array([getattr(d[0], k) for d in decoded]) for k in HW_KNOBS}
-            params.update({k: np.array([d[1][li][2][k] for d in decoded]) for k in SW_KNOBS})
-            res = evaluate(layer, params)
-            self.evaluations += len(inputs)
-            total += count * res["cycles"]
-            for j in np.flatnonzero(res["violation"] != Violation.NONE):
-                if errors[j] is None:
-                    msg = violation_message(layer, int(res["violation"][j]), int(res["need"][j]), int(res["have"][j]))
-                    errors[j] = msg if n_layers == 1 else f"{msg} (layer {li + 1})"
-        elapsed = (time.perf_counter() - t0) / len(inputs)
+            if n <= self.SCALAR_BATCH:
+                for j, d in enumerate(decoded):
+                    r1 = evaluate_one(layer, {**d[0].knob_values(), **d[1][li][2]})
+                    cycles[li, j], viol[li, j], need[li, j], have[li, j] = (r1["cycles"], r1["violation"], r1["need"],
+                                                                           r1["have"])
+            else:
+                params = {k: np.array([getattr(d[0], k) for d in decoded]) for k in HW_KNOBS}
+                params.update({k: np.array([d[1][li][2][k] for d in decoded]) for k in SW_KNOBS})
+                res = evaluate(layer, params)
+                cycles[li], viol[li], need[li], have[li] = res["cycles"], res["violation"], res["need"], res["have"]
+            self.evaluations += n
+        counts = np.array([c for _, c, _ in decoded[0][1]], dtype=np.float64)
+        elapsed = (time.perf_counter() - t0) / n
         results = []
         for j, d in enumerate(decoded):
-            if errors[j] is not None:
-                results.append(MeasureResult.failure(ErrorKind.COMPILE_DEVICE, errors[j] or "", build_seconds=elapsed))
+            extra: dict[str, Any] = {}
+            if n_layers > 1:
+                # what a per-layer profile of the model run shows: each layer's share of the total
+                # (count x time) or why it cannot run
+                extra = {"layer_seconds": [float(counts[li] * cycles[li, j] / freq_hz) if np.isfinite(cycles[li, j])
+                                           else None for li in range(n_layers)],
+                         "layer_violation": [Violation(int(viol[li, j])).name.lower() for li in range(n_layers)]}
+            bad = np.flatnonzero(viol[:, j] != Violation.NONE)
+            if len(bad):
+                li = int(bad[0])
+                msg = violation_message(d[1][li][0], int(viol[li, j]), int(need[li, j]), int(have[li, j]))
+                msg = msg if n_layers == 1 else f"{msg} (layer {li + 1})"
+                results.append(MeasureResult.failure(ErrorKind.COMPILE_DEVICE, msg, build_seconds=elapsed, extra=extra))
                 continue
-            r = MeasureResult(costs=(float(total[j]) / freq_hz,), build_seconds=elapsed)
+            total = float(counts @ cycles[:, j])
+            r = MeasureResult(costs=(total / freq_hz,), build_seconds=elapsed, extra=extra)
             if self.functional:
                 r = self._check(d, r)
             results.append(r)

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.accel.vta import HW_KNOBS, ConvShape, VtaHardware, design_area, design_memory, evaluate
+from tensortune.accel.vta import HW_KNOBS, ConvShape, VtaHardware, design_area, design_memory, evaluate_one
 from tensortune.space import Constraint, SearchSpace
 from tensortune.space.knobs import OptionKnob, _divisors
 from tensortune.templates.base import Template
@@ -147,8 +147,7 @@ class VtaConv2d(Template):
         footprints, micro-ops, instruction and transfer counts, validity)."""
         hw, layers = self.decode(workload, values, target)
         hv = hw.knob_values()
-        return [{k: v.item() if isinstance(v, np.ndarray) else v for k, v in evaluate(layer, {**hv, **sw}).items()}
-                for layer, _, sw in layers]
+        return [evaluate_one(layer, {**hv, **sw}) for layer, _, sw in layers]
 
 
 class VtaConv2dCodesign(VtaConv2d):

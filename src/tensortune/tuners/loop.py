@@ -112,19 +112,20 @@ class Tuner:
             task_key=self.task.key, task_name=self.task.name, target_key=self.task.target_json,
             config=sp.to_json(cfg), config_index=sp.index_of(cfg), costs=r.costs, error=r.error, message=r.message,
             tuner=self.tuner_name, run_id=self.run_id, seed=self.seed, kind=kind, flops=self.task.flops,
-            build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp)
+            build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp, extra=dict(r.extra))
 
     def _restore(self, s: TuneSummary) -> tuple[set[int], int]:
         """Replay this run's stored trials; return measured config indices and trials since the best."""
         sp = self.task.space
         prior = self.storage.records(self.task.key, self.task.target_json, self.run_id, kind="trial")
         measured: set[int] = set()
-        cfgs, ys = [], []
+        cfgs, ys, extras = [], [], []
         since_best = 0
         for rec in prior:
             measured.add(rec.config_index)
             cfgs.append(sp.config(rec.config_index))
             ys.append(self._throughput(rec))
+            extras.append(rec.extra)
             s.trials += 1
             s.errors += int(not rec.ok)
             if rec.ok and rec.cost < s.best_cost:
@@ -138,6 +139,7 @@ class Tuner:
             self.strategy.load_state_bytes(saved)
         if prior:
             t0 = time.perf_counter()
+            self.strategy.tell_extra(cfgs, extras)
             self.strategy.tell(cfgs, ys)
             self.strategy.restored(len(prior))
             s.search_seconds += time.perf_counter() - t0
@@ -194,6 +196,7 @@ class Tuner:
                     s.curve.append(s.best_gflops)
                 s.batch_sizes.append(len(batch))
                 t0 = time.perf_counter()
+                self.strategy.tell_extra(batch, [r.extra for r in results])
                 self.strategy.tell(batch, [self._throughput(r) for r in results])
                 s.search_seconds += time.perf_counter() - t0
                 state = self.strategy.state_bytes()

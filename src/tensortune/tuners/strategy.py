@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +37,11 @@ class SearchStrategy(ABC):
             self.visited.add(c)
             self.xs.append(c)
             self.ys.append(float(y))
+
+    def tell_extra(self, configs: list[Config], extras: list[dict[str, Any]]) -> None:
+        """The measurer's details of each outcome (``MeasureResult.extra``), delivered just before
+        :meth:`tell`, live and on replay. Most strategies ignore them."""
+        return None
 
     def state_bytes(self) -> bytes | None:
         """Learned state worth checkpointing (None: nothing new). Replay restores everything else."""
