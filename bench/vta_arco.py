@@ -33,6 +33,7 @@ from tensortune.tuners import Budget, Tuner, create
 from tensortune.workloads import MODELS, ModelConvs
 
 VTA = {"kind": "vta-sim"}
+MODEL_TUNERS = ("arco", "arco-hier")  # flat ARCO over the joint space; hierarchical (design outer, layers inner)
 
 
 def speed() -> dict[str, float]:
@@ -128,18 +129,25 @@ def main() -> int:
         sw_model = VtaSimMeasurer().measure([MeasureInput(mt, init)])[0]
         sw_opt_total = sum(c * exhaustive_optimum(Task.make(wl, "conv2d_nchw.vta-sim", VTA)).seconds
                            for wl, c in zip(MODELS[model], mt.workload.counts, strict=True))
-        res = []
-        for seed in seeds:
-            s = run(mt, "arco", seed, a.model_trials, a.plan_size, db, initial=[init])
-            res.append({"model_ms": 1e3 * s.best_cost, "invalid_share": s.errors / max(1, s.trials),
-                        "wall_s": s.wall_seconds, "best_config": s.best_config})
         mrow = {"model": model, "autotvm_sw_ms": 1e3 * sw_model.cost, "sw_opt_ms": 1e3 * sw_opt_total,
                 "codesign_opt_ms": 1e3 * m_opt.seconds, "codesign_opt_hw": {k: v for k, v in m_opt.values.items() if "." not in k},
-                "autotvm_measurements": a.trials * len(MODELS[model]), "arco": res}
+                "autotvm_measurements": a.trials * len(MODELS[model])}
+        for tuner in MODEL_TUNERS:  # interleaved per seed
+            mrow[tuner] = []
+        for seed in seeds:
+            for tuner in MODEL_TUNERS:
+                s = run(mt, tuner, seed, a.model_trials, a.plan_size, db, initial=[init])
+                # curve: best model time (ms) after each measurement
+                curve_ms = [1e3 * mt.flops / (g * 1e9) if g > 0 else float("inf") for g in s.curve]
+                beat = next((i + 1 for i, v in enumerate(curve_ms) if v < 1e3 * sw_opt_total), None)
+                near = next((i + 1 for i, v in enumerate(curve_ms) if v <= 1e3 * m_opt.seconds / 0.95), None)
+                mrow[tuner].append({"model_ms": 1e3 * s.best_cost, "invalid_share": s.errors / max(1, s.trials),
+                                    "wall_s": s.wall_seconds, "best_config": s.best_config, "curve_ms": curve_ms,
+                                    "to_beat_sw_opt": beat, "to95": near})
         model_rows.append(mrow)
         print(f"{model}: software-only (autotvm) {mrow['autotvm_sw_ms']:.2f} ms, software optimum {mrow['sw_opt_ms']:.2f} ms, "
-              f"arco co-design {med([r['model_ms'] for r in res]):.2f} ms, co-design optimum {mrow['codesign_opt_ms']:.2f} ms",
-              flush=True)
+              + ", ".join(f"{t} {med([r['model_ms'] for r in mrow[t]]):.2f} ms" for t in MODEL_TUNERS)
+              + f", co-design optimum {mrow['codesign_opt_ms']:.2f} ms", flush=True)
     total = time.perf_counter() - t_start
     cmd = "python " + " ".join(sys.argv)
     (out / "results.json").write_text(json.dumps({"command": cmd, "speed": sp, "layers": rows, "models": model_rows,
@@ -194,16 +202,46 @@ def write_report(out: Path, cmd: str, sp: dict, rows: list, model_rows: list, a,
         lines.append(f"| {t} | {med(g['pct']):.1f}% | {med(g['pct_sw']):.1f}% | {100 * med(g['inv']):.0f}% | "
                      f"{med(g['gain']):.2f}x (max {max(g['gain']):.2f}x) | {med(g['wall']):.1f} |")
     lines += ["", "## One design for the whole model", "",
-              f"arco on `model_codesign.vta-sim` ({a.model_trials} measurements, seeds {a.seeds}), warm-started from "
+              f"`model_codesign.vta-sim`, {a.model_trials} measurements, seeds {a.seeds}, both tuners warm-started from "
               "the default design running the schedules autotvm found (seed 0). Model time = sum over conv layers "
-              "(weighted by how often each occurs).", "",
-              "| model | autotvm sw-only ms | sw optimum ms | arco co-design ms (median [min-max]) | co-design optimum ms | "
-              "arco invalid | optimum design |", "|---|---|---|---|---|---|---|"]
+              "(weighted by how often each occurs). `arco` walks the joint space (hardware + every layer's knobs); "
+              "`arco-hier` walks designs with ARCO's hardware agent and tunes the layers inside each design from "
+              "per-layer models (`tuners/hierarchical.py`). 'beats sw opt' = measurements until the model is faster "
+              "than the best software-only result possible on the default design; 'to 95%' = until within 5% of the "
+              "co-design optimum (median over seeds that got there, and how many did).", "",
+              "| model | tuner | sw optimum ms | co-design ms (median [min-max]) | % of co-design optimum | vs sw optimum | "
+              "beats sw opt after | to 95% | invalid | wall s |", "|---|---|---|---|---|---|---|---|---|---|"]
     for m in model_rows:
-        ms = [x["model_ms"] for x in m["arco"]]
-        lines.append(f"| {m['model']} | {m['autotvm_sw_ms']:.2f} | {m['sw_opt_ms']:.2f} | {med(ms):.2f} [{min(ms):.2f}-{max(ms):.2f}] | "
-                     f"{m['codesign_opt_ms']:.2f} | {100 * med([x['invalid_share'] for x in m['arco']]):.0f}% | "
-                     + " ".join(f"{k}={v}" for k, v in m["codesign_opt_hw"].items()) + " |")
+        for t in MODEL_TUNERS:
+            ms = [x["model_ms"] for x in m[t]]
+            beat = [x["to_beat_sw_opt"] for x in m[t] if x["to_beat_sw_opt"] is not None]
+            near = [x["to95"] for x in m[t] if x["to95"] is not None]
+            lines.append(f"| {m['model']} | {t} | {m['sw_opt_ms']:.2f} | {med(ms):.2f} [{min(ms):.2f}-{max(ms):.2f}] | "
+                         f"{100 * m['codesign_opt_ms'] / med(ms):.1f}% | {m['sw_opt_ms'] / med(ms):.2f}x | "
+                         + (f"{med(beat):.0f} ({len(beat)}/{len(ms)})" if beat else "never") + " | "
+                         + (f"{med(near):.0f} ({len(near)}/{len(ms)})" if near else "never") + " | "
+                         f"{100 * med([x['invalid_share'] for x in m[t]]):.0f}% | {med([x['wall_s'] for x in m[t]]):.1f} |")
+    lines += ["", "Co-design optima: " + "; ".join(
+        f"{m['model']} {m['codesign_opt_ms']:.2f} ms with " + " ".join(f"{k}={v}" for k, v in m["codesign_opt_hw"].items())
+        for m in model_rows), ""]
+    fig, axes = plt.subplots(1, len(model_rows), figsize=(4.2 * len(model_rows), 3.6), squeeze=False)
+    for ax, m in zip(axes[0], model_rows, strict=True):
+        for t, color in zip(MODEL_TUNERS, ("tab:green", "tab:purple"), strict=True):
+            curves = np.array([x["curve_ms"] for x in m[t]])
+            xs = np.arange(1, curves.shape[1] + 1)
+            ax.plot(xs, np.median(curves, axis=0), color=color, label=t)
+            ax.fill_between(xs, curves.min(axis=0), curves.max(axis=0), color=color, alpha=0.2)
+        ax.axhline(m["sw_opt_ms"], color="grey", ls="--", lw=0.8, label="software-only optimum")
+        ax.axhline(m["codesign_opt_ms"], color="black", ls=":", lw=0.8, label="co-design optimum")
+        ax.set_title(m["model"])
+        ax.set_xlabel("measurements")
+        ax.set_ylabel("best model time (ms)")
+        ax.set_yscale("log")
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "model_codesign.png", dpi=120)
+    plt.close(fig)
+    lines += ["![whole-model co-design: best time against measurements, median and range over seeds](model_codesign.png)"]
     fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(rows)), 4.5))
     x = np.arange(len(rows))
     for i, t in enumerate(tuners):

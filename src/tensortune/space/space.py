@@ -25,13 +25,16 @@ class Constraint:
     ``vectorized`` (optional) evaluates the same predicate on arrays of knob values (name -> array),
     which makes validity checks of large candidate batches fast. ``budget`` marks a resource budget
     (area, memory) rather than a structural rule: search agents may walk through such configs, paying
-    the space's ``penalty``, but they are never measured.
+    the space's ``penalty``, but they are never measured. ``knobs`` (optional) names the knobs the
+    predicate reads, so a strategy can split a space into parts (hierarchical co-design); empty means
+    unknown.
     """
 
     name: str
     predicate: Callable[[dict[str, Any]], bool]
     vectorized: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None
     budget: bool = False
+    knobs: tuple[str, ...] = ()
 
 
 class SearchSpace:

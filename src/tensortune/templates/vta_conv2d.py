@@ -87,7 +87,10 @@ def _structure(layer: ConvShape, prefix: str, fixed: VtaHardware | None) -> Cons
         return ((nb % v[prefix + "tile_b"] == 0) & (nci % v[prefix + "tile_ci"] == 0) & (nco % tco == 0)
                 & (v[prefix + "tile_h"] % v[prefix + "h_nthread"] == 0) & (tco % v[prefix + "oc_nthread"] == 0))
 
-    return Constraint(f"{prefix}tiles divide the blocked loops", lambda v: bool(rule(v)), vectorized=rule)
+    reads = tuple(prefix + k for k in ("tile_b", "tile_ci", "tile_co", "tile_h", "h_nthread", "oc_nthread"))
+    if fixed is None:
+        reads += ("BATCH", "BLOCK_IN", "BLOCK_OUT")
+    return Constraint(f"{prefix}tiles divide the blocked loops", lambda v: bool(rule(v)), vectorized=rule, knobs=reads)
 
 
 def _budgets(target: dict[str, Any] | None, base: VtaHardware) -> tuple[list[Constraint], Any]:
@@ -107,8 +110,10 @@ def _budgets(target: dict[str, Any] | None, base: VtaHardware) -> tuple[list[Con
         """Relative excess over each budget (ARCO's max(0, x - x_max), made unit-free)."""
         return (np.maximum(0.0, design_area(v) / area_max - 1.0) + np.maximum(0.0, design_memory(v) / mem_max - 1.0))
 
-    cons = [Constraint(f"area <= {area_max:.3f} mm^2", lambda v: bool(area(v)), vectorized=area, budget=True),
-            Constraint(f"on-chip memory <= {int(mem_max)} B", lambda v: bool(memory(v)), vectorized=memory, budget=True)]
+    cons = [Constraint(f"area <= {area_max:.3f} mm^2", lambda v: bool(area(v)), vectorized=area, budget=True,
+                       knobs=HW_KNOBS),
+            Constraint(f"on-chip memory <= {int(mem_max)} B", lambda v: bool(memory(v)), vectorized=memory, budget=True,
+                       knobs=HW_KNOBS)]
     return cons, penalty
 
 

@@ -53,6 +53,13 @@ def _arco(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "reg",
                               plan_size=plan_size, name="arco", n_candidates=8 * plan_size)
 
 
+def _arco_hier(space: SearchSpace, seed: int, plan_size: int = 32, **_: Any) -> SearchStrategy:
+    """Hierarchical co-design: ARCO's hardware agent over designs, per-layer learned schedule choice inside."""
+    from tensortune.tuners.hierarchical import HierarchicalCodesign
+
+    return HierarchicalCodesign(space, seed, plan_size=plan_size)
+
+
 RECIPES: dict[str, Callable[..., SearchStrategy]] = {
     "random": _random,
     "grid": _grid,
@@ -61,6 +68,7 @@ RECIPES: dict[str, Callable[..., SearchStrategy]] = {
     "sa-as": _model_based("sa-as", "sa", "adaptive"),
     "chameleon": _model_based("chameleon", "ppo", "adaptive"),
     "arco": _arco,
+    "arco-hier": _arco_hier,
 }
 
 
