@@ -63,7 +63,7 @@ def speed() -> dict[str, float]:
 
 
 def run(task: Task, tuner: str, seed: int, trials: int, plan: int, db: SQLiteStorage, initial=None):  # type: ignore[no-untyped-def]
-    strat = create(tuner, task.space, seed, plan_size=plan)
+    strat = create(tuner, task.space, seed, plan_size=plan, task=task)
     return Tuner(task, strat, VtaSimMeasurer(), db, Budget(trials=trials), tuner_name=tuner, seed=seed,
                  batch_size=16, remeasure_best=False, initial_configs=initial).run()
 

@@ -188,13 +188,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
     budget = _budget(args)
     for t in tasks:  # surface template/space problems before anything is written
         _ = t.space
-        create(args.tuner, t.space, args.seed, **_recipe_options(args))
+        create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
     storage = _open_storage(args.db)
     console = _console()
     summaries = []
     with _measurer(args, target) as measurer:
         for t in tasks:
-            strat = create(args.tuner, t.space, args.seed, **_recipe_options(args))
+            strat = create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
             tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=args.tuner, seed=args.seed,
                           batch_size=args.batch_size, progress=not args.no_progress)
             s = tuner.run()
@@ -298,7 +298,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     with _measurer(args, target) as measurer:
         for seed in seeds:  # seeds outermost: drift of the machine hits every tuner alike
             for name in tuners:
-                strat = create(name, task.space, seed, **_recipe_options(args))
+                strat = create(name, task.space, seed, task=task, **_recipe_options(args))
                 s = Tuner(task, strat, measurer, storage, budget, tuner_name=name, seed=seed,
                           batch_size=args.batch_size, progress=not args.no_progress).run()
                 runs[name].append(s)

@@ -13,13 +13,14 @@ import xgboost as xgb
 
 
 class XGBoostCostModel:
-    def __init__(self, loss: str = "rank", seed: int = 0, num_rounds: int = 150, nthread: int | None = None) -> None:
+    def __init__(self, loss: str = "rank", seed: int = 0, num_rounds: int = 150, nthread: int | None = None,
+                 max_depth: int = 3, eta: float = 0.3) -> None:
         if loss not in ("rank", "reg"):
             raise ValueError(f"loss must be 'rank' or 'reg', not {loss!r}")
         self.loss = loss
         self.num_rounds = num_rounds
         self.params = {
-            "max_depth": 3, "gamma": 1e-4, "min_child_weight": 1, "subsample": 1.0, "eta": 0.3,
+            "max_depth": max_depth, "gamma": 1e-4, "min_child_weight": 1, "subsample": 1.0, "eta": eta,
             "lambda": 1.0, "alpha": 0.0, "seed": seed, "verbosity": 0,
             # one thread: the data are small, and OpenMP workers that spin after training would steal
             # cores from the kernel measured next

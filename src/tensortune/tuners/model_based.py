@@ -7,6 +7,10 @@ order; when the whole plan has been measured, the next round refits and replans.
 a plan has ``plan_size`` configs (AutoTVM's rule: a refit every ``plan_size`` outcomes); an adaptive
 sampler decides the plan's length itself. ``n_candidates`` is how many scored candidates the explorer
 hands to the sampler.
+
+``validity`` (ML2Tuner's model V, ``cost_models/validity.py``) makes V a filter stage of any recipe
+(``chameleon+v``): refit every round on all outcomes, it scores configurations it predicts invalid
+below all others while the explorer walks, and removes them from the candidates before sampling.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from tensortune.cost_models.base import CostModel
+from tensortune.cost_models.validity import ValidityModel
 from tensortune.explorers.base import Explorer
 from tensortune.samplers.base import Sampler
 from tensortune.space import Config, SearchSpace
@@ -22,7 +27,8 @@ from tensortune.tuners.strategy import SearchStrategy
 
 class ModelBasedStrategy(SearchStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
-                 plan_size: int = 64, name: str = "model", n_candidates: int | None = None) -> None:
+                 plan_size: int = 64, name: str = "model", n_candidates: int | None = None,
+                 validity: ValidityModel | None = None) -> None:
         super().__init__(space, seed)
         if plan_size < 1:
             raise ValueError("plan_size must be >= 1")
@@ -32,6 +38,8 @@ class ModelBasedStrategy(SearchStrategy):
         self.plan_size = plan_size
         self.n_candidates = n_candidates or plan_size
         self.name = name
+        self.validity = validity
+        self.rejected_by_v: list[int] = []  # candidates V removed, per round
         self._plan: list[Config] = []
         self._dirty = False
 
@@ -51,17 +59,28 @@ class ModelBasedStrategy(SearchStrategy):
             self.replan()
 
     def score(self, idx: np.ndarray) -> np.ndarray:
-        return self.model.predict(self.space.encode_indices(idx))
+        x = self.space.encode_indices(idx)
+        pred = self.model.predict(x)
+        if self.validity is not None and self.validity.fitted:
+            pred = np.where(self.validity.predict(x), pred, float(np.min(pred, initial=0.0)) - 1.0)
+        return pred
 
     def replan(self) -> None:
         """Refit the model on every outcome and build the next plan."""
-        self.model.fit(self.space.encode(self.xs), np.array(self.ys))
+        x = self.space.encode(self.xs)
+        self.model.fit(x, np.array(self.ys))
+        if self.validity is not None:
+            self.validity.fit(x, np.array(self.ys) > 0)
         order = np.argsort(-np.array(self.ys), kind="stable")
         incumbents = [self.xs[i] for i in order[: self.plan_size] if self.ys[i] > 0]
         cands = self.explorer.propose(self.space, self.score, self.n_candidates, self.visited, self.rng,
                                       incumbents=incumbents)
         self.search_steps.append(int(getattr(self.explorer, "steps", 0)))
         self.model_queries.append(int(getattr(self.explorer, "queries", 0)))
+        if self.validity is not None and self.validity.fitted and cands:
+            ok = self.validity.predict(self.space.encode([c for c, _ in cands]))
+            self.rejected_by_v.append(int((~ok).sum()))
+            cands = [c for c, good in zip(cands, ok, strict=True) if good]
         self._plan = self.sampler.select(cands, self.plan_size, self.space, self.visited, self.rng)
         self.plan_lengths.append(len(self._plan))
         self._dirty = True

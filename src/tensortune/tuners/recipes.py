@@ -21,7 +21,7 @@ def _grid(space: SearchSpace, seed: int, **_: Any) -> SearchStrategy:
     return GridSearch(space, seed)
 
 
-def _model_based(name: str, explorer: str, sampler: str) -> Callable[..., SearchStrategy]:
+def _model_based(name: str, explorer: str, sampler: str, validity: bool = False) -> Callable[..., SearchStrategy]:
     def make(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "rank", epsilon: float = 0.05,
              **_: Any) -> SearchStrategy:
         from tensortune.cost_models.xgb import XGBoostCostModel
@@ -35,14 +35,19 @@ def _model_based(name: str, explorer: str, sampler: str) -> Callable[..., Search
         smp = AdaptiveSampler() if sampler == "adaptive" else GreedyEpsilon(epsilon)
         # adaptive sampling clusters a wider candidate set than the plan it returns
         n_cand = 8 * plan_size if sampler == "adaptive" else plan_size
+        from tensortune.cost_models.validity import ValidityModel
+
         return ModelBasedStrategy(space, seed, XGBoostCostModel(loss=loss, seed=seed), exp, smp, plan_size=plan_size,
-                                  name=name, n_candidates=n_cand)
+                                  name=name + ("+v" if validity else ""), n_candidates=n_cand,
+                                  validity=ValidityModel(seed=seed) if validity else None)
 
     return make
 
 
-def _arco(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "reg", **_: Any) -> SearchStrategy:
+def _arco(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "reg", validity: bool = False,
+          **_: Any) -> SearchStrategy:
     """ARCO: XGBoost (reg, Table 4) + MAPPO over the knob groups + confidence sampling on the critic."""
+    from tensortune.cost_models.validity import ValidityModel
     from tensortune.cost_models.xgb import XGBoostCostModel
     from tensortune.explorers.mappo import MAPPOExplorer
     from tensortune.samplers.confidence import ConfidenceSampler
@@ -50,7 +55,20 @@ def _arco(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "reg",
 
     exp = MAPPOExplorer(seed=seed)
     return ModelBasedStrategy(space, seed, XGBoostCostModel(loss=loss, seed=seed), exp, ConfidenceSampler(exp.values),
-                              plan_size=plan_size, name="arco", n_candidates=8 * plan_size)
+                              plan_size=plan_size, name="arco" + ("+v" if validity else ""), n_candidates=8 * plan_size,
+                              validity=ValidityModel(seed=seed) if validity else None)
+
+
+def _ml2tuner(space: SearchSpace, seed: int, task: Any = None, n: int = 10, alpha: float = 1.0, **_: Any
+              ) -> SearchStrategy:
+    """ML2Tuner: V filters, P ranks (alpha+1)N candidates, A (with hidden features from compiling them) picks N.
+    N defaults to the paper's 10 (``plan_size`` does not change it: the paper's N is part of the method)."""
+    if task is None:
+        raise ValueError("ml2tuner compiles candidates for hidden features, so it needs the task (create(..., task=task))")
+    from tensortune.features import HiddenFeatures
+    from tensortune.tuners.ml2tuner import ML2Tuner
+
+    return ML2Tuner(space, seed, HiddenFeatures(task), n=n, alpha=alpha)
 
 
 def _arco_hier(space: SearchSpace, seed: int, plan_size: int = 32, **_: Any) -> SearchStrategy:
@@ -60,16 +78,21 @@ def _arco_hier(space: SearchSpace, seed: int, plan_size: int = 32, **_: Any) -> 
     return HierarchicalCodesign(space, seed, plan_size=plan_size)
 
 
+# explorer and sampler of the model-based recipes (XGBoost cost model)
+MODEL_BASED = {"autotvm": ("sa", "greedy"), "rl": ("ppo", "greedy"), "sa-as": ("sa", "adaptive"),
+               "chameleon": ("ppo", "adaptive")}
+
 RECIPES: dict[str, Callable[..., SearchStrategy]] = {
     "random": _random,
     "grid": _grid,
-    "autotvm": _model_based("autotvm", "sa", "greedy"),
-    "rl": _model_based("rl", "ppo", "greedy"),
-    "sa-as": _model_based("sa-as", "sa", "adaptive"),
-    "chameleon": _model_based("chameleon", "ppo", "adaptive"),
+    **{name: _model_based(name, e, s) for name, (e, s) in MODEL_BASED.items()},
     "arco": _arco,
     "arco-hier": _arco_hier,
+    "ml2tuner": _ml2tuner,
 }
+# every model-based recipe with ML2Tuner's validity model V as a filter stage: "chameleon+v"
+RECIPES.update({name + "+v": _model_based(name, e, s, validity=True) for name, (e, s) in MODEL_BASED.items()})
+RECIPES["arco+v"] = lambda space, seed, **kw: _arco(space, seed, **{**kw, "validity": True})
 
 
 def recipe_names() -> list[str]:

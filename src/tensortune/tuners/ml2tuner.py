@@ -1,0 +1,152 @@
+"""ML2Tuner (Kim et al. 2024): a validity model V, a performance model P on visible features, and a model
+A on visible plus hidden features, with (alpha + 1) * N candidate selection.
+
+Each round (after ``n_initial`` random measurements):
+
+1. V (``cost_models/validity.py``) is refit on every outcome (ran or not); P (XGBoost regression) on the
+   valid outcomes only, from the visible features (knob encodings).
+2. The explorer (simulated annealing, as in TVM) walks the space scored by P, with configurations V
+   predicts invalid scored below everything else; of its proposals, the (alpha + 1) * N best by P that V
+   predicts valid are kept (random V-valid configurations fill up if the walk found too few).
+3. All of them are compiled to extract hidden features (``features/hidden.py``).
+4. A (XGBoost regression on visible + hidden features, trained on the valid outcomes, whose hidden
+   features come from the same compile step) picks the N to measure.
+
+So every round measures exactly N configurations. Model settings are the paper's (Appendix A): P and A
+``reg:squarederror``, depth 14, learning rate 0.01, 300 rounds; V ``binary:hinge``, depth 5, learning
+rate 0.1, subsample 0.6; N = 10, alpha = 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from tensortune.cost_models.validity import ValidityModel
+from tensortune.cost_models.xgb import XGBoostCostModel
+from tensortune.explorers.base import Explorer
+from tensortune.explorers.simulated_annealing import SimulatedAnnealing
+from tensortune.space import Config, SearchSpace
+from tensortune.tuners.strategy import SearchStrategy
+
+HiddenFn = Callable[[list[Config]], np.ndarray]
+
+
+def paper_regressor(seed: int = 0) -> XGBoostCostModel:
+    """P and A as in ML2Tuner's Appendix A."""
+    return XGBoostCostModel(loss="reg", seed=seed, num_rounds=300, max_depth=14, eta=0.01)
+
+
+def fit_p_and_a(space: SearchSpace, hidden: HiddenFn, cfgs: list[Config], ys: list[float], seed: int = 0
+                ) -> tuple[XGBoostCostModel, XGBoostCostModel]:
+    """P and A fitted on the valid outcomes among ``cfgs`` (for held-out comparisons of the two)."""
+    ok = [i for i, y in enumerate(ys) if y > 0]
+    if len(ok) < 2:
+        raise ValueError("P and A need at least two valid outcomes")
+    good = [cfgs[i] for i in ok]
+    y = np.array([ys[i] for i in ok])
+    vis = space.encode(good)
+    p, a = paper_regressor(seed), paper_regressor(seed)
+    p.fit(vis, y)
+    a.fit(np.hstack([vis, hidden(good)]), y)
+    return p, a
+
+
+class ML2Tuner(SearchStrategy):
+    def __init__(self, space: SearchSpace, seed: int, hidden: HiddenFn, n: int = 10, alpha: float = 1.0,
+                 n_initial: int | None = None, explorer: Explorer | None = None, n_explore: int = 512) -> None:
+        super().__init__(space, seed)
+        if n < 1:
+            raise ValueError("N (configurations measured per round) must be >= 1")
+        if alpha < 0:
+            raise ValueError("alpha must be >= 0")
+        self.hidden = hidden
+        self.n = n
+        self.alpha = alpha
+        self.n_pool = int(round((alpha + 1) * n))
+        self.n_initial = n if n_initial is None else n_initial
+        self.explorer = explorer or SimulatedAnnealing()
+        self.n_explore = n_explore
+        self.v = ValidityModel(seed=seed)
+        self.p = paper_regressor(seed)
+        self.a = paper_regressor(seed)
+        self.name = "ml2tuner"
+        self._plan: list[Config] = []
+        self.compiled_per_round: list[int] = []
+        self.rejected_by_v: list[int] = []  # explorer proposals V predicted invalid, per round
+
+    def ask(self, n: int) -> list[Config]:
+        if self._plan:  # a round's N configurations, possibly over several batches
+            out, self._plan = self._plan[:n], self._plan[n:]
+            return out
+        return self.space.sample(n, self.rng, exclude=self.visited)
+
+    def tell(self, configs: list[Config], throughputs: list[float]) -> None:
+        super().tell(configs, throughputs)
+        if not self._plan and len(self.xs) >= self.n_initial:
+            self.replan()
+
+    def _v_score(self, idx: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        if not self.v.fitted:
+            return pred
+        ok = self.v.predict(self.space.encode_indices(idx))
+        return np.where(ok, pred, float(np.min(pred, initial=0.0)) - 1.0)
+
+    def replan(self) -> None:
+        ys = np.array(self.ys)
+        valid = ys > 0
+        vis = self.space.encode(self.xs)
+        self.v.fit(vis, valid)
+        if valid.sum() < 2:  # nothing to rank by yet: N random configurations V lets through
+            self._plan = self._v_valid_random(self.n, set())
+            self.plan_lengths.append(len(self._plan))
+            self.compiled_per_round.append(0)
+            self.rejected_by_v.append(0)
+            return
+        good = [c for c, ok in zip(self.xs, valid, strict=True) if ok]
+        self.p.fit(vis[valid], ys[valid])
+
+        def score(idx: np.ndarray) -> np.ndarray:
+            return self._v_score(idx, self.p.predict(self.space.encode_indices(idx)))
+
+        order = np.argsort(-ys, kind="stable")
+        incumbents = [self.xs[i] for i in order[: self.n] if ys[i] > 0]
+        cands = self.explorer.propose(self.space, score, self.n_explore, self.visited, self.rng, incumbents=incumbents)
+        self.search_steps.append(int(getattr(self.explorer, "steps", 0)))
+        self.model_queries.append(int(getattr(self.explorer, "queries", 0)))
+        cfgs = [c for c, _ in cands]
+        ok = self.v.predict(self.space.encode(cfgs)) if cfgs else np.zeros(0, dtype=bool)
+        self.rejected_by_v.append(int((~ok).sum()))
+        pred = self.p.predict(self.space.encode(cfgs)) if cfgs else np.zeros(0)
+        ranked = [cfgs[i] for i in np.argsort(-pred, kind="stable") if ok[i]]
+        pool = ranked[: self.n_pool]
+        if len(pool) < self.n_pool:
+            pool += self._v_valid_random(self.n_pool - len(pool), set(pool))
+        if not pool:
+            self._plan = []
+            self.plan_lengths.append(0)
+            self.compiled_per_round.append(0)
+            return
+        # compile the pool (and any measured valid config not compiled yet) for hidden features
+        before = getattr(self.hidden, "compiles", 0)
+        h_pool = self.hidden(pool)
+        self.a.fit(np.hstack([vis[valid], self.hidden(good)]), ys[valid])
+        self.compiled_per_round.append(int(getattr(self.hidden, "compiles", 0)) - int(before))
+        a_pred = self.a.predict(np.hstack([self.space.encode(pool), h_pool]))
+        self._plan = [pool[i] for i in np.argsort(-a_pred, kind="stable")[: self.n]]
+        self.plan_lengths.append(len(self._plan))
+
+    def _v_valid_random(self, k: int, taken: set[Config]) -> list[Config]:
+        """Up to ``k`` unmeasured random configurations that V predicts valid (any, if V is unfitted)."""
+        out: list[Config] = []
+        exclude = self.visited | taken
+        for _ in range(20):
+            batch = self.space.sample(max(4 * k, 64), self.rng, exclude=exclude | set(out))
+            if not batch:
+                break
+            ok = self.v.predict(self.space.encode(batch))
+            out += [c for c, good in zip(batch, ok, strict=True) if good][: k - len(out)]
+            if len(out) >= k:
+                break
+        return out
