@@ -101,6 +101,19 @@ class HiddenFeatures:
             target = _tvm_target(self.task.target_json)
             mod = self.template.instantiate(self.task.workload, self.task.space.values(self.task.space.sample(
                 1, np.random.default_rng(0))[0]))
-            ctx = ms.TuneContext(mod=mod, target=target)
-            self._tvm = (ms.feature_extractor.PerStoreFeature(), ctx, ms)
+            self._tvm = (ms.feature_extractor.PerStoreFeature(), _tune_context(ms, mod, target), ms)
         return self._tvm
+
+
+def _tune_context(ms: Any, mod: Any, target: Any) -> Any:
+    """A MetaSchedule TuneContext for feature extraction only. ``TuneContext.__init__`` first imports
+    every tensor intrinsic TVM ships (``tvm.s_tir.tensor_intrin``, 30 s here), which feature extraction
+    does not use, so the object is built with the same FFI constructor it calls, without that import."""
+    from tvm.s_tir.meta_schedule import _ffi_api
+    from tvm.s_tir.meta_schedule.logging import get_logger, get_logging_func
+
+    ctx = ms.TuneContext.__new__(ms.TuneContext)
+    ctx.__init_handle_by_constructor__(_ffi_api.TuneContext, mod, target, None, None, "main", 1, -1,
+                                       get_logging_func(get_logger(__name__)))
+    _ffi_api.TuneContextInitialize(ctx)
+    return ctx

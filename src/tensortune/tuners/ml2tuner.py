@@ -73,14 +73,17 @@ class ML2Tuner(SearchStrategy):
         self.a = paper_regressor(seed)
         self.name = "ml2tuner"
         self._plan: list[Config] = []
-        self.compiled_per_round: list[int] = []
+        self.compiled_per_round: list[int] = []  # new compiles (hidden features not cached yet)
+        self.pool_sizes: list[int] = []  # configurations compiled for A to choose from, per round
         self.rejected_by_v: list[int] = []  # explorer proposals V predicted invalid, per round
 
     def ask(self, n: int) -> list[Config]:
         if self._plan:  # a round's N configurations, possibly over several batches
             out, self._plan = self._plan[:n], self._plan[n:]
             return out
-        return self.space.sample(n, self.rng, exclude=self.visited)
+        # the initial random configurations, or a random round of N when a round found nothing to propose
+        k = self.n_initial - len(self.xs) if len(self.xs) < self.n_initial else self.n
+        return self.space.sample(min(n, k), self.rng, exclude=self.visited)
 
     def tell(self, configs: list[Config], throughputs: list[float]) -> None:
         super().tell(configs, throughputs)
@@ -128,6 +131,7 @@ class ML2Tuner(SearchStrategy):
             self.plan_lengths.append(0)
             self.compiled_per_round.append(0)
             return
+        self.pool_sizes.append(len(pool))
         # compile the pool (and any measured valid config not compiled yet) for hidden features
         before = getattr(self.hidden, "compiles", 0)
         h_pool = self.hidden(pool)
