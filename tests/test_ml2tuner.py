@@ -153,3 +153,17 @@ def test_a_and_p_fit_on_valid_outcomes_only():
     assert p.fitted and a.fitted
     with pytest.raises(ValueError, match="two valid"):
         fit_p_and_a(task.space, HiddenFeatures(task), cfgs[:3], [0.0, 0.0, 1.0])
+
+
+def test_cli_ml2tuner_and_validity_filter(tmp_path, capsys):
+    from tensortune.cli.main import main
+
+    db = str(tmp_path / "m.db")
+    assert main(["tune", "--target", "vta-sim", "--layer", "resnet18:2", "--tuner", "ml2tuner", "--trials", "40",
+                 "--db", db, "--no-progress"]) == 0
+    assert main(["tune", "--target", "vta-sim", "--layer", "resnet18:2", "--tuner", "autotvm+v", "--trials", "40",
+                 "--plan-size", "16", "--db", db, "--no-progress"]) == 0
+    recs = [r for r in SQLiteStorage(db).records() if r.kind == "trial"]
+    assert {r.tuner for r in recs} == {"ml2tuner", "autotvm+v"} and len(recs) == 80
+    assert main(["tune", "--target", "vta-sim", "--layer", "resnet18:2", "--tuner", "ml3tuner", "--db", db]) == 2
+    assert "unknown tuner" in capsys.readouterr().err
