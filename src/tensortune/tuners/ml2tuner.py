@@ -146,11 +146,12 @@ class ML2Tuner(SearchStrategy):
         out: list[Config] = []
         exclude = self.visited | taken
         for _ in range(20):
-            batch = self.space.sample(max(4 * k, 64), self.rng, exclude=exclude | set(out))
+            want = max(4 * k, 64)
+            batch = self.space.sample(want, self.rng, exclude=exclude | set(out))
             if not batch:
                 break
             ok = self.v.predict(self.space.encode(batch))
             out += [c for c, good in zip(batch, ok, strict=True) if good][: k - len(out)]
-            if len(out) >= k:
+            if len(out) >= k or len(batch) < want:  # done, or the space has no more unmeasured configs
                 break
         return out
