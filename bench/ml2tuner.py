@@ -35,7 +35,7 @@ from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.storage import SQLiteStorage
 from tensortune.tuners import Budget, Tuner, create
 from tensortune.tuners.ml2tuner import fit_p_and_a
-from tensortune.workloads import EVAL_LAYERS, MODELS
+from tensortune.workloads import MODELS, resolve_layer
 
 TUNERS = ("autotvm", "ml2tuner", "chameleon", "chameleon+v")
 CPU = {"kind": "llvm", "num-cores": 2}
@@ -139,8 +139,6 @@ def main() -> int:
     db = SQLiteStorage(str(Path(tempfile.mkdtemp()) / "ml2.db"))
     t0 = time.perf_counter()
     results = []
-    from tensortune.workloads import resolve_layer
-
     for name in [x for x in a.vta_layers.split(",") if x]:
         _, wl = resolve_layer(name)
         res = run_layer(Task.make(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim"}, name), VtaSimMeasurer(),
@@ -148,14 +146,16 @@ def main() -> int:
         res["target"] = "vta-sim"
         results.append(res)
         print(summary_line(res), f"| {time.perf_counter() - t0:.0f} s", flush=True)
+        (out / "partial.json").write_text(json.dumps(results))  # nothing lost if a later layer fails
     if a.cpu_layers:
         with TvmMeasurer(build_workers=2, timing=TimingPolicy(5, 40), run_threads=2) as m:
             for name in a.cpu_layers.split(","):
-                wl = EVAL_LAYERS[name]
+                _, wl = resolve_layer(name)
                 res = run_layer(Task.make(wl, "conv2d_nchw.llvm", CPU, name), m, a.cpu_trials, seeds, db, a.cpu_n_test)
                 res["target"] = "llvm (2 cores)"
                 results.append(res)
                 print(summary_line(res), f"| {time.perf_counter() - t0:.0f} s", flush=True)
+                (out / "partial.json").write_text(json.dumps(results))
     total = time.perf_counter() - t0
     cmd = "python " + " ".join(sys.argv)
     (out / "results.json").write_text(json.dumps({"command": cmd, "seconds": total, "layers": results}, indent=1))
