@@ -162,12 +162,11 @@ class HierarchicalCodesign(SearchStrategy):
     def _fit(self) -> None:
         idx = np.array([c.indices for c in self.xs], dtype=np.int64)
         dfeat = self._design_features(idx[:, self.hw_pos])
+        vals = self.space.value_arrays(idx)
         for li, lay in enumerate(self.layers):
             secs = [s[li] for s in self._layer_secs]
             valid = np.array([s is not None for s in secs])
-            lvals = np.column_stack([np.array(self.space.knobs[p].options, dtype=np.float64)[idx[:, p]]
-                                     for p in lay.pos])
-            lfeat = np.log2(np.maximum(lvals, 1e-9))
+            lfeat = np.log2(np.maximum(np.column_stack([vals[n] for n in lay.names]), 1e-9))
             x = np.hstack([dfeat, lfeat]).astype(np.float32)
             lay.always_valid = bool(valid.all())
             lay.valid_model = None
@@ -242,17 +241,22 @@ class HierarchicalCodesign(SearchStrategy):
         ref = float(t[ok].min())
         return np.where(ok, ref / np.where(ok, t, 1.0), 0.0)
 
-    def _compose(self, design: tuple[int, ...], choice: list[int]) -> Config | None:
-        """Full config from a design and, per layer, the rank of its schedule in the memo."""
+    def _join(self, design: tuple[int, ...], schedules: list[Any]) -> Config:
+        """The full config of a design and one schedule (option indices) per layer."""
         out = [0] * len(self.space.knobs)
         for p, v in zip(self.hw_pos, design, strict=True):
-            out[p] = v
-        for lay, rk, c in zip(self.layers, self._memo[design][1], choice, strict=True):
-            if c >= len(rk):
-                return None
-            for p, v in zip(lay.pos, lay.grid[rk[c]], strict=True):
+            out[p] = int(v)
+        for lay, sched in zip(self.layers, schedules, strict=True):
+            for p, v in zip(lay.pos, sched, strict=True):
                 out[p] = int(v)
-        cfg = Config(tuple(out))
+        return Config(tuple(out))
+
+    def _compose(self, design: tuple[int, ...], choice: list[int]) -> Config | None:
+        """Full config from a design and, per layer, the rank of its schedule in the memo."""
+        ranked = self._memo[design][1]
+        if any(c >= len(rk) for rk, c in zip(ranked, choice, strict=True)):
+            return None
+        cfg = self._join(design, [lay.grid[rk[c]] for lay, rk, c in zip(self.layers, ranked, choice, strict=True)])
         return cfg if self.space.is_valid(cfg) else None
 
     # ------------------------------------------------------------------ rounds
@@ -290,13 +294,7 @@ class HierarchicalCodesign(SearchStrategy):
         for design, per_layer in self._layer_best.items():
             if any(b is None for b in per_layer):
                 continue
-            idx = [0] * len(self.space.knobs)
-            for p, v in zip(self.hw_pos, design, strict=True):
-                idx[p] = v
-            for lay, b in zip(self.layers, per_layer, strict=True):
-                for p, v in zip(lay.pos, b[1], strict=True):  # type: ignore[index]
-                    idx[p] = v
-            cfg = Config(tuple(idx))
+            cfg = self._join(design, [b[1] for b in per_layer])  # type: ignore[index]
             if cfg in self.visited or not self.space.is_valid(cfg):
                 continue
             total = sum(b[0] for b in per_layer)  # type: ignore[index]
@@ -309,13 +307,7 @@ class HierarchicalCodesign(SearchStrategy):
     def ask(self, n: int) -> list[Config]:
         out: list[Config] = self._assemblies()[:n]
         self.assembled += len(out)
-        while self._plan and len(out) < n:
-            c = self._plan.pop(0)
-            if c not in self.visited and c not in out:
-                out.append(c)
-        if len(out) < n:
-            out += self.space.sample(n - len(out), self.rng, exclude=self.visited | set(out))
-        return out
+        return self.plan_then_random(self._plan, n, out)
 
     def state_bytes(self) -> bytes | None:
         if not self._dirty:

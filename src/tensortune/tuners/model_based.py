@@ -44,14 +44,7 @@ class ModelBasedStrategy(SearchStrategy):
         self._dirty = False
 
     def ask(self, n: int) -> list[Config]:
-        out: list[Config] = []
-        while self._plan and len(out) < n:
-            c = self._plan.pop(0)
-            if c not in self.visited and c not in out:
-                out.append(c)
-        if len(out) < n:
-            out += self.space.sample(n - len(out), self.rng, exclude=self.visited | set(out))
-        return out
+        return self.plan_then_random(self._plan, n)
 
     def tell(self, configs: list[Config], throughputs: list[float]) -> None:
         super().tell(configs, throughputs)

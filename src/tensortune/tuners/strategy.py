@@ -38,6 +38,18 @@ class SearchStrategy(ABC):
             self.xs.append(c)
             self.ys.append(float(y))
 
+    def plan_then_random(self, plan: list[Config], n: int, out: list[Config] | None = None) -> list[Config]:
+        """Up to ``n`` configs: ``out``, then unmeasured ones popped from the front of ``plan``, then random
+        unmeasured valid ones (the usual ``ask`` of a strategy that plans rounds)."""
+        out = list(out or [])
+        while plan and len(out) < n:
+            c = plan.pop(0)
+            if c not in self.visited and c not in out:
+                out.append(c)
+        if len(out) < n:
+            out += self.space.sample(n - len(out), self.rng, exclude=self.visited | set(out))
+        return out
+
     def tell_extra(self, configs: list[Config], extras: list[dict[str, Any]]) -> None:
         """The measurer's details of each outcome (``MeasureResult.extra``), delivered just before
         :meth:`tell`, live and on replay. Most strategies ignore them."""
