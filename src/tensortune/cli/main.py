@@ -363,6 +363,49 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def cmd_groundtruth(args: argparse.Namespace) -> int:
+    from tensortune.bench.groundtruth import GT_LAYERS, measure_table
+    from tensortune.workloads import EVAL_LAYERS
+
+    layers = [x.strip().upper() for x in args.layers.split(",") if x.strip()] if args.layers else list(GT_LAYERS)
+    bad = [x for x in layers if x not in EVAL_LAYERS]
+    if bad:
+        raise UserError(f"--layers: unknown layers {bad}; known: {', '.join(EVAL_LAYERS)}")
+    command = "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
+    for layer in layers:
+        gt = measure_table(layer, args.db, args.out, batch_size=args.batch_size, progress=not args.no_progress,
+                           command=command)
+        print(f"{layer}: {gt.n} configs, {int(gt.meta['failed'])} failed, optimum {gt.optimum_gflops:.1f} GFLOP/s, "
+              f"{gt.meta['session_wall_s']} s")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from tensortune.bench.groundtruth import available_tables
+    from tensortune.bench.harness import BenchConfig, run_bench
+    from tensortune.bench.report import write_report
+
+    layers = [x.strip().upper() for x in args.layers.split(",") if x.strip()]
+    have = available_tables(args.tables)
+    missing = [x for x in layers if x not in have]
+    if missing:
+        raise UserError(f"--layers: no ground-truth table for {missing} (have: {', '.join(have) or 'none'}); "
+                        "measure one with `tensortune groundtruth --layers ...`")
+    peers = [] if args.peers.strip().lower() == "none" else [x.strip() for x in args.peers.split(",") if x.strip()]
+    try:
+        cfg = BenchConfig(layers=layers, budgets=_ints(args.budgets, "--budgets"), seeds=_ints(args.seeds, "--seeds"),
+                          recipes=[x.strip() for x in args.recipes.split(",") if x.strip()], peers=peers,
+                          ms_trials=args.ms_trials, batch_size=args.batch_size, table_dir=args.tables)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    out = Path(args.out)
+    command = "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
+    res = run_bench(cfg, out, command=command, progress=not args.no_progress)
+    path = write_report(res.doc, out)
+    print(f"report: {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from tensortune import __version__
 
@@ -401,6 +444,27 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the PyTorch oneDNN baseline")
     _add_run_args(c, 128)
     c.set_defaults(func=cmd_compare, db="compare.db")
+
+    g = sub.add_parser("groundtruth", help="measure every config of the reduced spaces of evaluation layers")
+    g.add_argument("--layers", help="comma-separated evaluation layers (default: L1,L2,L7,L8)")
+    g.add_argument("--db", default="groundtruth.db", help="records, so an interrupted run resumes")
+    g.add_argument("--out", default=None, help="table directory (default: the package's bench/tables)")
+    g.add_argument("--batch-size", type=int, default=32)
+    g.add_argument("--no-progress", action="store_true")
+    g.set_defaults(func=cmd_groundtruth)
+
+    bn = sub.add_parser("bench", help="our recipes (replay) vs MetaSchedule and PyTorch (live) on ground-truth layers")
+    bn.add_argument("--layers", default="L1,L2,L7,L8", help="layers with a ground-truth table")
+    bn.add_argument("--budgets", default="256,1000", help="measurement budgets reported (one run to the largest)")
+    bn.add_argument("--seeds", default="0,1,2")
+    bn.add_argument("--recipes", default="random,autotvm,chameleon,ml2tuner")
+    bn.add_argument("--peers", default="metaschedule,pytorch", help="metaschedule, pytorch, or none")
+    bn.add_argument("--ms-trials", type=int, default=None, help="MetaSchedule's budget (default: largest budget)")
+    bn.add_argument("--batch-size", type=int, default=16)
+    bn.add_argument("--tables", default=None, help="table directory (default: the package's)")
+    bn.add_argument("--out", default="results/bench", help="report, plots and results.json (rerun resumes)")
+    bn.add_argument("--no-progress", action="store_true")
+    bn.set_defaults(func=cmd_bench)
     return p
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -113,6 +114,24 @@ class SearchSpace:
         if set(values) != set(self.names):
             raise ValueError(f"config knobs {sorted(values)} do not match space knobs {sorted(self.names)}")
         return Config(tuple(k.index(values[k.name]) for k in self.knobs))
+
+    def restrict(self, keep: dict[str, Callable[[Any], bool]]) -> SearchSpace:
+        """The subspace whose knobs keep only the options ``keep[name]`` accepts (knobs not named keep
+        all options). Knob names, kinds, option order and constraints stay, so a config of the subspace
+        is a config of this space with the same values (what a reduced ground-truth space needs)."""
+        unknown = set(keep) - set(self.names)
+        if unknown:
+            raise ValueError(f"restrict: unknown knobs {sorted(unknown)}; space has {self.names}")
+        knobs = []
+        for k in self.knobs:
+            if k.name not in keep:
+                knobs.append(k)
+                continue
+            opts = tuple(o for o in k.options if keep[k.name](o))
+            if not opts:
+                raise ValueError(f"restrict: no option of knob {k.name!r} is kept")
+            knobs.append(dataclasses.replace(k, options=opts))
+        return SearchSpace(knobs, self.constraints, self.penalty_fn)
 
     # ------------------------------------------------------------------ validity
     def violated(self, cfg: Config) -> list[str]:

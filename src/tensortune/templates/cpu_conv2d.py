@@ -122,3 +122,31 @@ class CpuConv2d(Template):
             loops = sch.get_loops(pad)
             sch.parallel(sch.fuse(loops[0], loops[1]))
         return sch.mod
+
+
+class CpuConv2dSmall(CpuConv2d):
+    """The same schedule as :class:`CpuConv2d` on a reduced space small enough to measure completely
+    (ground-truth tables, ``tensortune.bench``). Every config of this space is a config of the full
+    template with the same knob values, so its best config deploys through the full template too.
+
+    Kept: vector width 8 or 16 and 1, 2 or 4 vector registers of output channels with a middle split
+    of 1 or 2; output rows/columns split [outer, 1, register] with a register tile of at most 16 rows
+    and 16 columns; reduction channel blocks of 1, 8, 32 or the whole; kernel rows/columns either
+    unrolled into the register block or not; unrolling off or 512 steps, explicit.
+    """
+
+    name = "conv2d_nchw.llvm-small"
+
+    def space(self, wl: Conv2d) -> SearchSpace:
+        c = wl.in_channels
+        rc_inner = {1, 8, 32, c}
+        return super().space(wl).restrict({
+            "tile_f": lambda t: t[3] in (8, 16) and t[2] in (1, 2, 4) and t[1] in (1, 2),
+            "tile_y": lambda t: t[1] == 1 and t[2] <= 16,
+            "tile_x": lambda t: t[1] == 1 and t[2] <= 16,
+            "tile_rc": lambda t: t[1] in rc_inner,
+            "tile_ry": lambda t: t[1] in (1, wl.kernel[0]),
+            "tile_rx": lambda t: t[1] in (1, wl.kernel[1]),
+            "auto_unroll_max_step": lambda v: v in (0, 512),
+            "unroll_explicit": lambda v: v == 1,
+        })

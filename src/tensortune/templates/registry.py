@@ -9,6 +9,7 @@ from tensortune.templates.base import Template
 
 _TEMPLATES: dict[str, str] = {
     "conv2d_nchw.llvm": "tensortune.templates.cpu_conv2d:CpuConv2d",
+    "conv2d_nchw.llvm-small": "tensortune.templates.cpu_conv2d:CpuConv2dSmall",
     "dense.llvm": "tensortune.templates.cpu_dense:CpuDense",
     "conv2d_nchw.cuda": "tensortune.templates.cuda_conv2d:CudaConv2d",
     "faulty_dense.llvm": "tensortune.templates.faulty:FaultyDense",

@@ -1,0 +1,243 @@
+"""Ground-truth tables: every config of a reduced CPU space, measured once with the real measurer.
+
+A table is produced by the one tuning loop (grid search over the space, records in SQLite, so an
+interrupted measurement resumes where it stopped) and then frozen into a small gzipped JSON file
+shipped with the package: the machine, the date, the timing policy, a fingerprint of the space, and
+per config its index, median cost (seconds, ``inf`` when it failed), error kind, build seconds and
+run-step wall seconds. Its optimum is the reference for "% of the optimum" and "measurements to 95%".
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gzip
+import hashlib
+import json
+import os
+import platform
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tensortune.measure.base import ErrorKind, Task
+from tensortune.space import Config, SearchSpace
+
+GT_TEMPLATE = "conv2d_nchw.llvm-small"
+GT_LAYERS = ("L1", "L2", "L7", "L8")
+GT_REPEAT, GT_MIN_REPEAT_MS = 3, 20
+GT_BUILD_WORKERS = 2
+TABLE_DIR = Path(__file__).resolve().parent / "tables"
+FORMAT = "tensortune-groundtruth/1"
+
+
+def space_fingerprint(space: SearchSpace) -> str:
+    """Hash of knob names, options (in order) and constraint names: a table's indices mean the same
+    configs only in a space with the same fingerprint."""
+    desc = [[k.name, [k.to_json(i) for i in range(len(k))]] for k in space.knobs]
+    desc.append(["constraints", [c.name for c in space.constraints]])
+    return hashlib.sha1(json.dumps(desc, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def machine_description() -> dict[str, Any]:
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        import tvm
+
+        tvm_version = tvm.__version__
+    except Exception:  # pragma: no cover - tvm is a dependency
+        tvm_version = "?"
+    mem_gb = None
+    try:
+        import psutil
+
+        mem_gb = round(psutil.virtual_memory().total / 2**30, 1)
+    except Exception:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": mem_gb, "os": platform.platform(),
+            "python": platform.python_version(), "tvm": tvm_version}
+
+
+@dataclass
+class GroundTruth:
+    """A frozen exhaustive measurement of one task's space."""
+
+    task: Task
+    meta: dict[str, Any]
+    index: np.ndarray  # (n,) config indices in task.space
+    cost: np.ndarray  # (n,) median seconds, inf when the measurement failed
+    error: np.ndarray  # (n,) ErrorKind values
+    build_s: np.ndarray  # (n,) build seconds of that config (one build worker)
+    run_wall_s: np.ndarray  # (n,) wall seconds of its run step
+    _pos: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._pos = {int(i): p for p, i in enumerate(self.index)}
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("layer", self.task.name))
+
+    @property
+    def n(self) -> int:
+        return len(self.index)
+
+    @property
+    def gflops(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.where(np.isfinite(self.cost), self.task.flops / self.cost / 1e9, 0.0)
+
+    @property
+    def optimum_cost(self) -> float:
+        return float(np.min(self.cost))
+
+    @property
+    def optimum_gflops(self) -> float:
+        return self.task.flops / self.optimum_cost / 1e9
+
+    @property
+    def optimum_config(self) -> Config:
+        return self.task.space.config(int(self.index[int(np.argmin(self.cost))]))
+
+    def measure_charge(self, build_workers: int = GT_BUILD_WORKERS) -> np.ndarray:
+        """Seconds one measurement of each config cost on the table's machine: its build (shared by
+        ``build_workers`` parallel builders) plus its run step."""
+        return self.build_s / build_workers + self.run_wall_s
+
+    def position(self, config_index: int) -> int | None:
+        return self._pos.get(int(config_index))
+
+    def trials_to_reach(self, fraction: float = 0.95) -> int:
+        """How many configs reach ``fraction`` of the optimum's GFLOP/s (a difficulty measure)."""
+        return int(np.sum(self.gflops >= fraction * self.optimum_gflops))
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str | os.PathLike[str]) -> None:
+        doc = {"format": FORMAT, "meta": self.meta,
+               "columns": {"index": [int(i) for i in self.index],
+                           "cost": [None if not np.isfinite(c) else float(f"{c:.6e}") for c in self.cost],
+                           "error": [int(e) for e in self.error],
+                           "build_s": [round(float(b), 4) for b in self.build_s],
+                           "run_wall_s": [round(float(r), 4) for r in self.run_wall_s]}}
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        with gzip.open(tmp, "wt", compresslevel=9) as f:
+            json.dump(doc, f, separators=(",", ":"))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GroundTruth:
+        """Read a table; ValueError if it is malformed or its space no longer matches the template."""
+        from tensortune.workloads import workload_from_key
+
+        try:
+            with gzip.open(path, "rt") as f:
+                doc = json.load(f)
+        except (OSError, json.JSONDecodeError, EOFError) as e:
+            raise ValueError(f"{path}: not a ground-truth table ({e})") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ValueError(f"{path}: not a {FORMAT} file")
+        meta = doc["meta"]
+        task = Task(workload_from_key(meta["workload"]), meta["template"], json.dumps(meta["target"], sort_keys=True,
+                                                                                        separators=(",", ":")),
+                    meta.get("layer", ""))
+        fp = space_fingerprint(task.space)
+        if fp != meta["space_fingerprint"]:
+            raise ValueError(f"{path}: made for a different space of {meta['template']} "
+                             f"(fingerprint {meta['space_fingerprint']}, now {fp}); measure it again")
+        c = doc["columns"]
+        cost = np.array([np.inf if v is None else v for v in c["cost"]], dtype=np.float64)
+        return cls(task, meta, np.array(c["index"], dtype=np.int64), cost, np.array(c["error"], dtype=np.int16),
+                   np.array(c["build_s"], dtype=np.float64), np.array(c["run_wall_s"], dtype=np.float64))
+
+    @classmethod
+    def from_records(cls, task: Task, records: list[Any], meta: dict[str, Any]) -> GroundTruth:
+        """Freeze the trial records of an exhaustive run (one per valid config of the space)."""
+        sp = task.space
+        recs = sorted((r for r in records if r.kind == "trial"), key=lambda r: r.config_index)
+        idx = np.array([r.config_index for r in recs], dtype=np.int64)
+        if len(set(idx.tolist())) != len(idx):
+            raise ValueError("records measure a config twice")
+        valid = [i for i in range(sp.size) if sp.is_valid(sp.config(i))]
+        if idx.tolist() != valid:
+            raise ValueError(f"records cover {len(idx)} configs; the space has {len(valid)} valid ones")
+        meta = {**meta, "space_fingerprint": space_fingerprint(sp), "n_configs": len(idx), "space_size": sp.size,
+                "failed": int(sum(not r.ok for r in recs))}
+        return cls(task, meta, idx, np.array([r.cost for r in recs]), np.array([int(r.error) for r in recs]),
+                   np.array([r.build_seconds for r in recs]),
+                   np.array([float(r.extra.get("run_wall_s", r.run_seconds)) for r in recs]))
+
+
+def table_path(layer: str, directory: str | os.PathLike[str] | None = None) -> Path:
+    return Path(directory or TABLE_DIR) / f"{layer.upper()}.json.gz"
+
+
+def available_tables(directory: str | os.PathLike[str] | None = None) -> list[str]:
+    d = Path(directory or TABLE_DIR)
+    return sorted(p.name.split(".")[0] for p in d.glob("*.json.gz"))
+
+
+def load_table(layer: str, directory: str | os.PathLike[str] | None = None) -> GroundTruth:
+    p = table_path(layer, directory)
+    if not p.exists():
+        have = ", ".join(available_tables(directory)) or "none"
+        raise ValueError(f"no ground-truth table for {layer!r} in {p.parent} (have: {have}); "
+                         f"make one with `tensortune groundtruth --layers {layer}`")
+    return GroundTruth.load(p)
+
+
+def groundtruth_task(layer: str, target: dict[str, Any] | None = None) -> Task:
+    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.workloads import resolve_layer
+
+    name, wl = resolve_layer(layer)
+    return Task.make(wl, GT_TEMPLATE, target or default_cpu_target(), name=name)
+
+
+def measure_table(layer: str, db_path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | None = None,
+                  batch_size: int = 32, progress: bool = True, command: str = "") -> GroundTruth:
+    """Measure every valid config of ``layer``'s reduced space (resumable through ``db_path``) and
+    write its table. Returns the table."""
+    from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
+    from tensortune.storage.sqlite import SQLiteStorage
+    from tensortune.tuners.loop import Budget, Tuner
+    from tensortune.tuners.recipes import create
+
+    task = groundtruth_task(layer)
+    sp = task.space
+    n_valid = sum(sp.is_valid(sp.config(i)) for i in range(sp.size))
+    started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    storage = SQLiteStorage(db_path)
+    try:
+        with TvmMeasurer(build_workers=GT_BUILD_WORKERS,
+                         timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
+            tuner = Tuner(task, create("grid", sp), m, storage, Budget(trials=n_valid), tuner_name="groundtruth",
+                          batch_size=batch_size, progress=progress, remeasure_best=False)
+            summary = tuner.run()
+            records = storage.records(task.key, task.target_json, tuner.run_id, kind="trial")
+    finally:
+        storage.close()
+    meta = {"layer": task.name, "workload": task.workload.key, "template": task.template, "target": task.target,
+            "machine": machine_description(),
+            "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), "session_started": started,
+            "timing": {"repeat": GT_REPEAT, "min_repeat_ms": GT_MIN_REPEAT_MS, "build_workers": GT_BUILD_WORKERS,
+                       "cost": "median of the repeats"},
+            "flops": task.flops, "session_wall_s": round(summary.wall_seconds, 1), "command": command}
+    gt = GroundTruth.from_records(task, records, meta)
+    gt.save(table_path(layer, out_dir))
+    return gt
+
+
+def lookup_error(gt: GroundTruth, pos: int) -> ErrorKind:
+    return ErrorKind(int(gt.error[pos]))

@@ -1,0 +1,180 @@
+"""``tensortune bench``: our recipes, MetaSchedule and PyTorch on the ground-truth layers, interleaved.
+
+Per seed and layer, in this order: the table's optimum config is measured again live (how far the
+machine has drifted since the table was made), PyTorch's oneDNN convolution, MetaSchedule's search
+(live), then each of our recipes on replay of the table. Every finished unit is appended to
+``results.json`` at once, and a rerun with the same settings skips the units already there, so an
+interrupted benchmark loses at most the unit in flight.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tensortune.bench.groundtruth import (
+    GT_BUILD_WORKERS,
+    GT_MIN_REPEAT_MS,
+    GT_REPEAT,
+    GroundTruth,
+    load_table,
+)
+from tensortune.bench.traces import RunTrace
+from tensortune.measure.replay import ReplayMeasurer
+
+PEERS = ("metaschedule", "pytorch")
+
+
+@dataclass
+class BenchConfig:
+    layers: list[str]
+    budgets: list[int]
+    seeds: list[int]
+    recipes: list[str]
+    peers: list[str] = field(default_factory=lambda: list(PEERS))
+    ms_trials: int | None = None  # MetaSchedule's budget (default: the largest budget)
+    batch_size: int = 16
+    table_dir: str | None = None
+
+    def __post_init__(self) -> None:
+        from tensortune.tuners.recipes import recipe_names
+
+        if not self.layers or not self.budgets or not self.seeds:
+            raise ValueError("bench needs at least one layer, budget and seed")
+        if any(b < 1 for b in self.budgets):
+            raise ValueError(f"budgets must be positive: {self.budgets}")
+        bad = [r for r in self.recipes if r not in recipe_names()]
+        if bad:
+            raise ValueError(f"unknown recipes {bad}; known: {', '.join(recipe_names())}")
+        bad = [p for p in self.peers if p not in PEERS]
+        if bad:
+            raise ValueError(f"unknown peers {bad}; known: {', '.join(PEERS)}")
+        self.budgets = sorted(set(self.budgets))
+
+    @property
+    def max_budget(self) -> int:
+        return max(self.budgets)
+
+
+def run_recipe_on_replay(recipe: str, gt: GroundTruth, seed: int, budget: int, *, batch_size: int = 16,
+                         storage: Any = None, measurer: ReplayMeasurer | None = None,
+                         options: dict[str, Any] | None = None) -> RunTrace:
+    """One run of ``recipe`` answered by ``gt``; the wall axis is the tuner's real time plus what each
+    replayed measurement cost when the table was made."""
+    from tensortune.storage.sqlite import SQLiteStorage
+    from tensortune.tuners.loop import BatchEvent, Budget, Tuner
+    from tensortune.tuners.recipes import create
+
+    task = gt.task
+    m = measurer or ReplayMeasurer([gt], build_workers=GT_BUILD_WORKERS)
+    db = storage or SQLiteStorage(":memory:")
+    trace = RunTrace(recipe, gt.name, seed, "replay")
+    charged = [0.0]
+
+    def record(ev: BatchEvent) -> None:
+        own = ev.summary.search_seconds + ev.summary.storage_seconds
+        for r in ev.results:
+            trace.gflops.append(task.flops / r.cost / 1e9 if r.ok else 0.0)
+            charged[0] += float(r.extra.get("charge_s", 0.0))
+            trace.wall.append(own + charged[0])
+
+    strategy = create(recipe, task.space, seed, task=task, **(options or {}))
+    s = Tuner(task, strategy, m, db, Budget(trials=min(budget, gt.n)), tuner_name=recipe, seed=seed,
+              batch_size=batch_size, callbacks=[record], remeasure_best=False).run()
+    trace.measure_s = charged[0]
+    trace.overhead_s = s.search_seconds + s.storage_seconds
+    if s.trials < budget:
+        trace.note = f"stopped after {s.trials}: {s.stop_reason}"
+    return trace
+
+
+def measure_live(gt: GroundTruth) -> float:
+    """GFLOP/s of the table's optimum config measured now with the table's timing protocol."""
+    from tensortune.measure.base import MeasureInput
+    from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
+
+    with TvmMeasurer(build_workers=1, timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
+        r = m.measure([MeasureInput(gt.task, gt.optimum_config)])[0]
+    return gt.task.flops / r.cost / 1e9 if r.ok else 0.0
+
+
+class BenchResults:
+    """``results.json``: settings, table facts, and every finished unit; written after each unit."""
+
+    def __init__(self, path: Path, cfg: BenchConfig, command: str) -> None:
+        self.path = path
+        self.doc: dict[str, Any] = {"config": asdict(cfg), "command": command, "tables": {}, "traces": [],
+                                    "pytorch": [], "drift": [], "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+        if path.exists():
+            old = json.loads(path.read_text())
+            if old.get("config") == self.doc["config"]:
+                self.doc = old  # resume: keep what is done
+            else:
+                raise ValueError(f"{path} holds a benchmark with other settings; use another --out or delete it")
+
+    def done(self, kind: str, tuner: str, layer: str, seed: int) -> bool:
+        if kind == "trace":
+            return any(t["tuner"] == tuner and t["layer"] == layer and t["seed"] == seed for t in self.doc["traces"])
+        return any(x["layer"] == layer and x["seed"] == seed for x in self.doc[kind])
+
+    def add(self, kind: str, item: dict[str, Any]) -> None:
+        self.doc["traces" if kind == "trace" else kind].append(item)
+        self.save()
+
+    def save(self) -> None:
+        tmp = self.path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(self.doc))
+        os.replace(tmp, self.path)
+
+    def traces(self) -> list[RunTrace]:
+        return [RunTrace.from_json(t) for t in self.doc["traces"]]
+
+
+def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = True) -> BenchResults:
+    from rich.console import Console
+
+    from tensortune.bench.peers import run_metaschedule
+    from tensortune.reports.baselines import torch_gflops
+
+    console = Console(stderr=True, quiet=not progress)
+    out.mkdir(parents=True, exist_ok=True)
+    tables = {layer: load_table(layer, cfg.table_dir) for layer in cfg.layers}
+    res = BenchResults(out / "results.json", cfg, command)
+    for layer, gt in tables.items():
+        res.doc["tables"][layer] = {"optimum_gflops": gt.optimum_gflops, "configs": gt.n, "meta": gt.meta,
+                                    "optimum_config": gt.task.space.to_json(gt.optimum_config),
+                                    "within_95": gt.trials_to_reach(0.95)}
+    res.save()
+    ms_trials = cfg.ms_trials or cfg.max_budget
+    units = [(s, layer) for s in cfg.seeds for layer in cfg.layers]
+    for k, (seed, layer) in enumerate(units, 1):
+        gt = tables[layer]
+        head = f"[{k}/{len(units)}] {layer} seed {seed}"
+        if not res.done("drift", "", layer, seed):
+            console.log(f"{head}: table optimum, live")
+            res.add("drift", {"layer": layer, "seed": seed, "gflops": measure_live(gt)})
+        if "pytorch" in cfg.peers and not res.done("pytorch", "", layer, seed):
+            console.log(f"{head}: PyTorch oneDNN")
+            g, _ = torch_gflops(gt.task.workload, threads=os.cpu_count() or 1, repeat=GT_REPEAT,
+                                min_repeat_ms=GT_MIN_REPEAT_MS)
+            res.add("pytorch", {"layer": layer, "seed": seed, "gflops": g})
+        if "metaschedule" in cfg.peers and not res.done("trace", "metaschedule", layer, seed):
+            console.log(f"{head}: MetaSchedule, {ms_trials} trials (live)")
+            t = run_metaschedule(gt.task, layer, seed, ms_trials)
+            res.add("trace", t.to_json())
+            console.log(f"{head}: MetaSchedule best {t.best():.1f} GFLOP/s, {t.wall[-1] if t.wall else 0:.0f} s")
+        for recipe in cfg.recipes:
+            if res.done("trace", recipe, layer, seed):
+                continue
+            t0 = time.perf_counter()
+            t = run_recipe_on_replay(recipe, gt, seed, cfg.max_budget, batch_size=cfg.batch_size)
+            res.add("trace", t.to_json())
+            console.log(f"{head}: {recipe} best {t.best():.1f} GFLOP/s ({100 * t.best() / gt.optimum_gflops:.1f}%), "
+                        f"{time.perf_counter() - t0:.0f} s")
+    res.doc["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
+    res.save()
+    return res

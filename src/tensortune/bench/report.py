@@ -1,0 +1,192 @@
+"""Markdown report and PNG plots of a ``tensortune bench`` run (from its ``results.json``)."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tensortune.bench.traces import RunTrace
+
+
+def _med(xs: list[float]) -> float:
+    return float(statistics.median(xs)) if xs else float("nan")
+
+
+def _fmt_range(xs: list[float], fmt: str = "{:.1f}") -> str:
+    if not xs:
+        return "-"
+    if len(xs) == 1:
+        return fmt.format(xs[0])
+    return f"{fmt.format(_med(xs))} [{fmt.format(min(xs))}-{fmt.format(max(xs))}]"
+
+
+def _reach(xs: list[float | None], n: int, fmt: str = "{:.0f}") -> str:
+    """Median over the runs that reached the target, and how many did."""
+    hit = [x for x in xs if x is not None]
+    if not hit:
+        return f"never (0/{n})"
+    return f"{fmt.format(_med(hit))} ({len(hit)}/{n})"
+
+
+def _by(traces: list[RunTrace]) -> dict[tuple[str, str], list[RunTrace]]:
+    out: dict[tuple[str, str], list[RunTrace]] = {}
+    for t in traces:
+        out.setdefault((t.layer, t.tuner), []).append(t)
+    return out
+
+
+def tuner_order(doc: dict[str, Any]) -> list[str]:
+    names = list(doc["config"]["recipes"])
+    if any(t["tuner"] == "metaschedule" for t in doc["traces"]):
+        names.append("metaschedule")
+    return names
+
+
+def main_rows(doc: dict[str, Any], layer: str, budget: int) -> list[list[str]]:
+    opt = doc["tables"][layer]["optimum_gflops"]
+    groups = _by([RunTrace.from_json(t) for t in doc["traces"]])
+    rows = []
+    for tuner in tuner_order(doc):
+        runs = groups.get((layer, tuner), [])
+        if not runs:
+            continue
+        best = [r.best(budget) for r in runs]
+        rows.append([
+            tuner, runs[0].mode, _fmt_range(best), f"{100 * _med(best) / opt:.1f}%",
+            _reach([r.trials_to(0.95 * opt, budget) for r in runs], len(runs)),
+            _reach([r.wall_to(0.95 * opt, budget) for r in runs], len(runs), "{:.0f} s"),
+            f"{100 * _med([r.invalid_share(budget) for r in runs]):.0f}%",
+            f"{100 * _med([r.overhead_share() for r in runs]):.0f}%",
+        ])
+    return rows
+
+
+def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
+    """Per recipe: best / MetaSchedule's best at equal trials (median over layers of the per-layer
+    median), and measurements to 95% relative to autotvm (median over layer-seed pairs where both reach)."""
+    traces = [RunTrace.from_json(t) for t in doc["traces"]]
+    groups = _by(traces)
+    layers = list(doc["tables"])
+    rows = []
+    for tuner in doc["config"]["recipes"]:
+        row = [tuner]
+        for b in budgets:
+            ratios = []
+            for layer in layers:
+                ours, ms = groups.get((layer, tuner), []), groups.get((layer, "metaschedule"), [])
+                if ours and ms:
+                    ratios.append(_med([r.best(b) for r in ours]) / max(_med([r.best(b) for r in ms]), 1e-9))
+            row.append(f"{_med(ratios):.2f}x" if ratios else "-")
+        ratios, pairs = [], 0
+        for layer in layers:
+            opt = doc["tables"][layer]["optimum_gflops"]
+            base = {r.seed: r for r in groups.get((layer, "autotvm"), [])}
+            for r in groups.get((layer, tuner), []):
+                if r.seed in base:
+                    pairs += 1
+                    a, o = base[r.seed].trials_to(0.95 * opt), r.trials_to(0.95 * opt)
+                    if a is not None and o is not None:
+                        ratios.append(o / a)
+        row.append(f"{_med(ratios):.2f} ({len(ratios)}/{pairs})" if ratios else "-")
+        rows.append(row)
+    return rows
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def plot_layer(doc: dict[str, Any], layer: str, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    opt = doc["tables"][layer]["optimum_gflops"]
+    groups = _by([RunTrace.from_json(t) for t in doc["traces"]])
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    for tuner in tuner_order(doc):
+        runs = [r for r in groups.get((layer, tuner), []) if r.trials]
+        if not runs:
+            continue
+        n = min(r.trials for r in runs)
+        curves = np.array([r.curve()[:n] for r in runs])
+        x = np.arange(1, n + 1)
+        (line,) = axes[0].plot(x, np.median(curves, axis=0), label=f"{tuner} ({runs[0].mode})")
+        axes[0].fill_between(x, curves.min(axis=0), curves.max(axis=0), color=line.get_color(), alpha=0.15)
+        # against wall time: a common grid up to the shortest run's end
+        tmax = min(r.wall[n - 1] for r in runs)
+        grid = np.linspace(0, tmax, 200)
+        per = np.array([np.interp(grid, np.asarray(r.wall[:n]), r.curve()[:n], left=0.0) for r in runs])
+        axes[1].plot(grid, np.median(per, axis=0), color=line.get_color())
+        axes[1].fill_between(grid, per.min(axis=0), per.max(axis=0), color=line.get_color(), alpha=0.15)
+    pt = [x["gflops"] for x in doc["pytorch"] if x["layer"] == layer]
+    for ax in axes:
+        ax.axhline(opt, color="k", ls="--", lw=1, label="table optimum")
+        ax.axhline(0.95 * opt, color="k", ls=":", lw=1, label="95% of optimum")
+        if pt:
+            ax.axhline(_med(pt), color="tab:gray", ls="-.", lw=1.2, label="PyTorch oneDNN")
+        ax.set_ylabel("best GFLOP/s so far")
+        ax.grid(alpha=0.3)
+    axes[0].set_xlabel("measurements")
+    axes[0].set_xscale("log")
+    axes[1].set_xlabel("wall time (s; replay: recorded measurement cost + real tuner time)")
+    axes[1].set_xscale("symlog", linthresh=10)
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"{layer}: median and range over seeds")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_report(doc: dict[str, Any], out: Path) -> Path:
+    cfg = doc["config"]
+    budgets = cfg["budgets"]
+    layers = list(doc["tables"])
+    lines = ["# tensortune bench", "", "Produced by:", "", "```", doc.get("command") or "(command not recorded)", "```", "",
+             f"Started {doc.get('started', '?')}, finished {doc.get('finished', 'not finished')}. "
+             f"Seeds {cfg['seeds']}, budgets {budgets} measurements. Our recipes run on **replay** of the "
+             "ground-truth tables (every config of the reduced space measured earlier on this machine); their "
+             "wall time is the tuner's real time plus each replayed measurement's recorded cost. MetaSchedule "
+             "(`tune_tir`, default space, XGBoost cost model, evolutionary search) and PyTorch run **live**, "
+             "interleaved per seed and layer. Ranges are [min-max] over seeds.", ""]
+    meta0 = next(iter(doc["tables"].values()))["meta"] if doc["tables"] else {}
+    if meta0:
+        m = meta0["machine"]
+        lines += [f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('memory_gib')} GiB, {m.get('os')}, "
+                  f"TVM {m.get('tvm')}. Timing: median of {meta0['timing']['repeat']} repeats of at least "
+                  f"{meta0['timing']['min_repeat_ms']} ms.", ""]
+    ref = []
+    for layer in layers:
+        t = doc["tables"][layer]
+        drift = [x["gflops"] for x in doc["drift"] if x["layer"] == layer]
+        pt = [x["gflops"] for x in doc["pytorch"] if x["layer"] == layer]
+        ref.append([layer, t["meta"]["workload"], str(t["configs"]), str(t["within_95"]),
+                    f"{t['optimum_gflops']:.1f}", _fmt_range(drift), _fmt_range(pt),
+                    t["meta"].get("finished", "?")[:10]])
+    lines += ["## Reference", "", _table(["layer", "workload", "configs", "configs within 95%", "table optimum GFLOP/s",
+                                          "optimum re-measured now", "PyTorch oneDNN GFLOP/s", "table date"], ref), ""]
+    lines += ["## Compass", "",
+              "Best GFLOP/s relative to MetaSchedule at equal measurements (median over layers of the per-layer "
+              "median), and measurements to 95% of the optimum relative to autotvm (median ratio over layer/seed "
+              "pairs where both reach it; below 1 is better).", "",
+              _table(["recipe"] + [f"vs MetaSchedule @{b}" for b in budgets] + ["trials to 95% vs autotvm"],
+                     compass_rows(doc, budgets)), ""]
+    head = ["tuner", "mode", "best GFLOP/s", "% of optimum", "measurements to 95%", "wall to 95%", "invalid",
+            "tuner overhead"]
+    for layer in layers:
+        lines += [f"## {layer}", "", f"![{layer}]({layer}.png)", ""]
+        for b in budgets:
+            lines += [f"**{b} measurements**", "", _table(head, main_rows(doc, layer, b)), ""]
+        plot_layer(doc, layer, out / f"{layer}.png")
+    notes = [t for t in doc["traces"] if t.get("note") and t["tuner"] != "metaschedule"]
+    if notes:
+        lines += ["## Notes", ""] + [f"- {t['tuner']} {t['layer']} seed {t['seed']}: {t['note']}" for t in notes] + [""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines))
+    return path

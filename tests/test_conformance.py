@@ -1,0 +1,183 @@
+"""Conformance of every registered recipe on replay (real costs, measured earlier, answered in seconds).
+
+Each recipe runs on a ground-truth table (every config of a reduced CPU conv space measured on this
+kind of machine); recipes that need hardware knobs run on the VTA simulator's co-design space, whose
+exhaustive optimum is computed exactly. For every recipe:
+  - no config is measured twice (the replay measurer counts every request);
+  - a run killed mid-batch resumes from its database, measures nothing again and fills its budget;
+  - a model-based recipe (all but random and grid) gets within 10% of the optimum within the budget
+    and beats random search's median best at that budget.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import numpy as np
+import pytest
+
+from tensortune.bench.groundtruth import load_table
+from tensortune.measure.base import Task
+from tensortune.measure.replay import ReplayMeasurer
+from tensortune.storage.sqlite import SQLiteStorage
+from tensortune.tuners.loop import Budget, Tuner, make_run_id
+from tensortune.tuners.recipes import create, recipe_names
+
+CPU_TABLE = "L8"
+CPU_BUDGET = 160  # of the table's 1,344 configs
+VTA_LAYER = "resnet18:6"
+VTA_BUDGET = 256
+RANDOM_SEEDS = range(9)
+NOT_MODEL_BASED = {"random", "grid"}
+NEEDS_HARDWARE_KNOBS = {"arco-hier"}
+SEED = 0
+
+
+class Crash(Exception):
+    pass
+
+
+class CrashingMeasurer:
+    """Delegates to ``inner`` until ``after`` configs have been measured, then dies mid-batch."""
+
+    def __init__(self, inner: ReplayMeasurer | object, after: int) -> None:
+        self.inner, self.after, self.seen = inner, after, 0
+
+    def measure(self, inputs):
+        if self.seen + len(inputs) > self.after:
+            raise Crash(f"simulated crash after {self.seen} measurements")
+        self.seen += len(inputs)
+        return self.inner.measure(inputs)
+
+    def close(self) -> None:
+        pass
+
+
+class SimMeasurer:
+    """The VTA simulator with the replay measurer's bookkeeping (request counts)."""
+
+    def __init__(self) -> None:
+        from collections import Counter
+
+        from tensortune.measure.vta_measurer import VtaSimMeasurer
+
+        self.sim = VtaSimMeasurer()
+        self.counts: Counter = Counter()
+
+    def measure(self, inputs):
+        for i in inputs:
+            self.counts[(i.task.key, i.task.space.index_of(i.config))] += 1
+        return self.sim.measure(inputs)
+
+    def duplicates(self):
+        return {k: n for k, n in self.counts.items() if n > 1}
+
+    def close(self) -> None:
+        pass
+
+
+class Case:
+    def __init__(self, hardware: bool) -> None:
+        if hardware:
+            from tensortune.accel.exhaustive import exhaustive_optimum
+            from tensortune.workloads import resolve_layer
+
+            _, wl = resolve_layer(VTA_LAYER)
+            self.task = Task.make(wl, "conv2d_codesign.vta-sim", {"kind": "vta-sim"})
+            self.optimum = exhaustive_optimum(self.task).gflops
+            self.budget = VTA_BUDGET
+            self.make_measurer = SimMeasurer
+        else:
+            gt = load_table(CPU_TABLE)
+            self.task = gt.task
+            self.optimum = gt.optimum_gflops
+            self.budget = CPU_BUDGET
+            self.make_measurer = lambda: ReplayMeasurer([gt])
+        self._random: float | None = None
+
+    def run(self, recipe: str, seed: int, measurer, db, budget: int | None = None):
+        strat = create(recipe, self.task.space, seed, task=self.task)
+        return Tuner(self.task, strat, measurer, db, Budget(trials=budget or self.budget), tuner_name=recipe,
+                     seed=seed, batch_size=16, remeasure_best=False).run()
+
+    def best_gflops(self, db, recipe: str, seed: int) -> float:
+        recs = db.records(self.task.key, self.task.target_json, make_run_id(self.task, recipe, seed), kind="trial")
+        return max((r.gflops for r in recs), default=0.0)
+
+    @property
+    def random_median(self) -> float:
+        if self._random is None:
+            bests = []
+            for s in RANDOM_SEEDS:
+                db = SQLiteStorage(":memory:")
+                self.run("random", s, self.make_measurer(), db)
+                bests.append(self.best_gflops(db, "random", s))
+            self._random = statistics.median(bests)
+        return self._random
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return {False: Case(False), True: Case(True)}
+
+
+def test_every_registered_recipe_is_covered():
+    assert set(recipe_names()) >= {"random", "grid", "autotvm", "chameleon", "ml2tuner", "arco", "arco-hier"}
+    assert NEEDS_HARDWARE_KNOBS <= set(recipe_names())
+
+
+def test_replay_answers_the_table_and_refuses_unknown_configs(tmp_path):
+    from tensortune.measure.base import MeasureInput
+    from tensortune.measure.replay import ReplayMiss
+
+    gt = load_table(CPU_TABLE)
+    m = ReplayMeasurer([gt])
+    r = m.measure([MeasureInput(gt.task, gt.optimum_config)])[0]
+    assert r.ok and r.cost == gt.optimum_cost and m.charged_seconds > 0
+    invalid = next(i for i in range(gt.task.space.size) if gt.position(i) is None)
+    with pytest.raises(ReplayMiss):
+        m.measure([MeasureInput(gt.task, gt.task.space.config(invalid))])
+    # a records database is a replay source too: what one run measured, another run gets back
+    db = SQLiteStorage(tmp_path / "r.db")
+    Tuner(gt.task, create("random", gt.task.space, 3), ReplayMeasurer([gt]), db, Budget(trials=20),
+          remeasure_best=False).run()
+    from_db = ReplayMeasurer(storage=db, on_missing="fail")
+    for rec in db.records(kind="trial"):
+        got = from_db.measure([MeasureInput(gt.task, gt.task.space.config(rec.config_index))])[0]
+        assert got.cost == rec.cost == gt.cost[gt.position(rec.config_index)]
+    miss = from_db.measure([MeasureInput(gt.task, gt.optimum_config)])[0] if not any(
+        r.config_index == gt.task.space.index_of(gt.optimum_config) for r in db.records()) else None
+    assert miss is None or not miss.ok
+
+
+@pytest.mark.parametrize("recipe", recipe_names())
+def test_recipe_conformance(recipe, cases, tmp_path):
+    case = cases[recipe in NEEDS_HARDWARE_KNOBS]
+    # 1) a full run: nothing measured twice; model-based recipes reach 90% of the optimum and beat random
+    m = case.make_measurer()
+    db = SQLiteStorage(tmp_path / "full.db")
+    s = case.run(recipe, SEED, m, db)
+    assert s.trials == case.budget
+    assert not m.duplicates(), f"{recipe} measured configs twice: {m.duplicates()}"
+    best = case.best_gflops(db, recipe, SEED)
+    if recipe not in NOT_MODEL_BASED:
+        assert best >= 0.9 * case.optimum, f"{recipe}: {best:.1f} GFLOP/s < 90% of the optimum {case.optimum:.1f}"
+        rnd = case.random_median
+        assert best > rnd or np.isclose(best, case.optimum), f"{recipe}: {best:.1f} does not beat random's {rnd:.1f}"
+    # 2) killed mid-batch at about half the budget, then resumed with fresh objects
+    half = case.budget // 2
+    db2 = SQLiteStorage(tmp_path / "crash.db")
+    first = case.make_measurer()
+    with pytest.raises(Crash):
+        case.run(recipe, SEED, CrashingMeasurer(first, after=half + 5), db2)
+    stored = db2.count(make_run_id(case.task, recipe, SEED))
+    assert 0 < stored <= half + 5
+    second = case.make_measurer()
+    s2 = case.run(recipe, SEED, second, db2)
+    assert s2.resumed == stored and s2.trials == case.budget
+    recs = db2.records(case.task.key, case.task.target_json, make_run_id(case.task, recipe, SEED), kind="trial")
+    idx = [r.config_index for r in recs]
+    assert len(idx) == case.budget == len(set(idx)), "a resumed run measured a stored config again"
+    assert not second.duplicates()
+    stored_keys = {(case.task.key, i) for i in idx[:stored]}
+    assert not stored_keys & set(second.counts), "the resumed run asked again for configs measured before the crash"
