@@ -37,6 +37,9 @@ class BenchConfig:
     recipes: list[str]
     peers: list[str] = field(default_factory=lambda: list(PEERS))
     ms_trials: int | None = None  # MetaSchedule's budget (default: the largest budget)
+    ms_seeds: list[int] | None = None  # seeds MetaSchedule runs with (default: all; it measures live, slowly)
+    ms_layers: list[str] | None = None  # layers MetaSchedule runs on (default: all)
+    ms_per_iter: int = 32  # MetaSchedule's measurements per search iteration
     batch_size: int = 16
     table_dir: str | None = None
 
@@ -162,9 +165,10 @@ def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = T
             g, _ = torch_gflops(gt.task.workload, threads=os.cpu_count() or 1, repeat=GT_REPEAT,
                                 min_repeat_ms=GT_MIN_REPEAT_MS)
             res.add("pytorch", {"layer": layer, "seed": seed, "gflops": g})
-        if "metaschedule" in cfg.peers and not res.done("trace", "metaschedule", layer, seed):
+        ms_here = (cfg.ms_seeds is None or seed in cfg.ms_seeds) and (cfg.ms_layers is None or layer in cfg.ms_layers)
+        if "metaschedule" in cfg.peers and ms_here and not res.done("trace", "metaschedule", layer, seed):
             console.log(f"{head}: MetaSchedule, {ms_trials} trials (live)")
-            t = run_metaschedule(gt.task, layer, seed, ms_trials)
+            t = run_metaschedule(gt.task, layer, seed, ms_trials, trials_per_iter=cfg.ms_per_iter)
             res.add("trace", t.to_json())
             console.log(f"{head}: MetaSchedule best {t.best():.1f} GFLOP/s, {t.wall[-1] if t.wall else 0:.0f} s")
         for recipe in cfg.recipes:

@@ -38,13 +38,14 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
                      trials_per_iter: int = 64, work_dir: str | None = None) -> RunTrace:
     """``tune_tir`` for ``trials`` measurements; a trace of every measurement in order."""
     import tvm
+    from tvm.ir.utils import derived_object
     from tvm.s_tir import meta_schedule as ms
 
     func = metaschedule_func(task)
     target = tvm.target.Target(task.target)
     batches: list[tuple[float, list[float]]] = []
 
-    @ms.derived_object
+    @derived_object
     class _Record(ms.measure_callback.PyMeasureCallback):
         def apply(self, task_scheduler: Any, task_id: int, measure_candidates: Any, builder_results: Any,
                   runner_results: Any) -> None:

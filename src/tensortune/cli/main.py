@@ -395,7 +395,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         cfg = BenchConfig(layers=layers, budgets=_ints(args.budgets, "--budgets"), seeds=_ints(args.seeds, "--seeds"),
                           recipes=[x.strip() for x in args.recipes.split(",") if x.strip()], peers=peers,
-                          ms_trials=args.ms_trials, batch_size=args.batch_size, table_dir=args.tables)
+                          ms_trials=args.ms_trials, batch_size=args.batch_size, table_dir=args.tables,
+                          ms_seeds=_ints(args.ms_seeds, "--ms-seeds") if args.ms_seeds else None,
+                          ms_layers=[x.strip().upper() for x in args.ms_layers.split(",")] if args.ms_layers else None,
+                          ms_per_iter=args.ms_per_iter)
     except ValueError as e:
         raise UserError(str(e)) from None
     out = Path(args.out)
@@ -460,6 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--recipes", default="random,autotvm,chameleon,ml2tuner")
     bn.add_argument("--peers", default="metaschedule,pytorch", help="metaschedule, pytorch, or none")
     bn.add_argument("--ms-trials", type=int, default=None, help="MetaSchedule's budget (default: largest budget)")
+    bn.add_argument("--ms-seeds", help="seeds MetaSchedule runs with (default: all; it measures live)")
+    bn.add_argument("--ms-layers", help="layers MetaSchedule runs on (default: all)")
+    bn.add_argument("--ms-per-iter", type=int, default=32, help="MetaSchedule's measurements per iteration")
     bn.add_argument("--batch-size", type=int, default=16)
     bn.add_argument("--tables", default=None, help="table directory (default: the package's)")
     bn.add_argument("--out", default="results/bench", help="report, plots and results.json (rerun resumes)")

@@ -36,7 +36,12 @@ class ModelBasedStrategy(SearchStrategy):
         self.explorer = explorer
         self.sampler = sampler
         self.plan_size = plan_size
-        self.n_candidates = n_candidates or plan_size
+        # the candidate pool is at most 5% of the space (never below a plan): on a space of a few thousand
+        # configs, 8 plans of candidates would be a third of it, and adaptive sampling's centroids of such
+        # a pool sit in the middle of the space instead of in its promising part (measured on the
+        # ground-truth tables: chameleon never improved on its first random plan on L8 without the cap)
+        want = n_candidates or plan_size
+        self.n_candidates = min(want, max(plan_size, space.size // 20))
         self.name = name
         self.validity = validity
         self.rejected_by_v: list[int] = []  # candidates V removed, per round

@@ -1,0 +1,142 @@
+"""Ground-truth tables, the reduced space, the bench harness, its report and the CLI."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from tensortune.bench.groundtruth import GT_LAYERS, GroundTruth, available_tables, load_table, space_fingerprint
+from tensortune.bench.harness import BenchConfig, run_bench, run_recipe_on_replay
+from tensortune.bench.report import write_report
+from tensortune.cli.main import main
+from tensortune.templates import get_template
+from tensortune.workloads import resolve_layer
+
+
+def test_shipped_tables_cover_the_reduced_spaces_completely():
+    assert set(GT_LAYERS) <= set(available_tables())
+    for layer in GT_LAYERS:
+        gt = load_table(layer)
+        sp = gt.task.space
+        valid = [i for i in range(sp.size) if sp.is_valid(sp.config(i))]
+        assert gt.index.tolist() == valid and 1000 <= gt.n <= 5000
+        assert np.isfinite(gt.cost).sum() == gt.n - gt.meta["failed"]
+        assert gt.meta["machine"]["cpu"] and gt.meta["finished"] and gt.meta["timing"]["repeat"] == 3
+        assert gt.optimum_gflops == pytest.approx(gt.task.flops / gt.cost.min() / 1e9)
+        assert (gt.build_s > 0).all() and (gt.run_wall_s > 0).all()
+
+
+def test_reduced_space_is_a_subspace_of_the_full_template():
+    _, wl = resolve_layer("L8")
+    full = get_template("conv2d_nchw.llvm").space(wl)
+    small = get_template("conv2d_nchw.llvm-small").space(wl)
+    assert small.names == full.names and small.size < full.size
+    rng = np.random.default_rng(0)
+    for cfg in small.sample(50, rng):
+        vals = small.to_json(cfg)
+        assert full.to_json(full.from_json(vals)) == vals  # same values are a config of the full space
+        assert full.is_valid(full.from_json(vals)) == small.is_valid(cfg)
+    with pytest.raises(ValueError, match="unknown knobs"):
+        full.restrict({"nope": lambda v: True})
+    with pytest.raises(ValueError, match="no option"):
+        full.restrict({"tile_f": lambda v: False})
+
+
+def test_table_round_trip_and_refuses_a_changed_space(tmp_path):
+    gt = load_table("L2")
+    p = tmp_path / "L2.json.gz"
+    gt.save(p)
+    back = GroundTruth.load(p)
+    assert back.index.tolist() == gt.index.tolist() and np.allclose(back.cost, gt.cost, rtol=1e-6)
+    with gzip.open(p, "rt") as f:
+        doc = json.load(f)
+    doc["meta"]["space_fingerprint"] = "0" * 16
+    with gzip.open(p, "wt") as f:
+        json.dump(doc, f)
+    with pytest.raises(ValueError, match="different space"):
+        GroundTruth.load(p)
+    (tmp_path / "bad.json.gz").write_bytes(b"not gzip")
+    with pytest.raises(ValueError, match="not a ground-truth table"):
+        GroundTruth.load(tmp_path / "bad.json.gz")
+    with pytest.raises(ValueError, match="no ground-truth table"):
+        load_table("L5", tmp_path)
+    assert space_fingerprint(gt.task.space) == gt.meta["space_fingerprint"]
+
+
+def test_replayed_run_has_real_costs_and_a_wall_axis():
+    gt = load_table("L7")
+    t = run_recipe_on_replay("autotvm", gt, 0, 96)
+    assert t.trials == 96 and t.mode == "replay"
+    # every trial's GFLOP/s is the table's value for some config; the wall clock only moves forward
+    table = set(np.round(gt.gflops, 6))
+    assert all(round(g, 6) in table for g in t.gflops)
+    assert all(b >= a for a, b in zip(t.wall, t.wall[1:], strict=False))
+    assert t.measure_s == pytest.approx(t.wall[-1] - t.overhead_s, rel=0.05)
+    assert t.best() <= gt.optimum_gflops + 1e-9
+    n = t.trials_to(0.9 * gt.optimum_gflops)
+    assert n is None or t.curve()[n - 1] >= 0.9 * gt.optimum_gflops
+
+
+def test_bench_end_to_end_writes_report_and_resumes(tmp_path):
+    cfg = BenchConfig(layers=["L2"], budgets=[48, 24], seeds=[0, 1], recipes=["random", "autotvm"], peers=["pytorch"])
+    assert cfg.budgets == [24, 48]
+    res = run_bench(cfg, tmp_path, command="test", progress=False)
+    assert len(res.doc["traces"]) == 4 and len(res.doc["pytorch"]) == 2 and len(res.doc["drift"]) == 2
+    assert all(x["gflops"] > 0 for x in res.doc["pytorch"] + res.doc["drift"])
+    report = write_report(res.doc, tmp_path)
+    text = report.read_text()
+    assert "test" in text and "| autotvm | replay |" in text and "**48 measurements**" in text
+    assert (tmp_path / "L2.png").stat().st_size > 10_000
+    # rerunning with the same settings keeps everything and measures nothing new
+    before = (tmp_path / "results.json").read_text()
+    run_bench(cfg, tmp_path, command="test", progress=False)
+    assert json.loads((tmp_path / "results.json").read_text())["traces"] == json.loads(before)["traces"]
+    with pytest.raises(ValueError, match="other settings"):
+        run_bench(BenchConfig(layers=["L2"], budgets=[8], seeds=[0], recipes=["random"], peers=[]), tmp_path,
+                  progress=False)
+
+
+def test_bench_config_rejects_bad_input():
+    with pytest.raises(ValueError, match="unknown recipes"):
+        BenchConfig(layers=["L2"], budgets=[8], seeds=[0], recipes=["nope"])
+    with pytest.raises(ValueError, match="unknown peers"):
+        BenchConfig(layers=["L2"], budgets=[8], seeds=[0], recipes=["random"], peers=["tensorflow"])
+    with pytest.raises(ValueError, match="positive"):
+        BenchConfig(layers=["L2"], budgets=[0], seeds=[0], recipes=["random"])
+
+
+def test_cli_bench_bad_input(capsys, tmp_path):
+    assert main(["bench", "--layers", "L5", "--out", str(tmp_path)]) == 2
+    assert "no ground-truth table" in capsys.readouterr().err
+    assert main(["bench", "--layers", "L2", "--recipes", "nope", "--out", str(tmp_path)]) == 2
+    assert "unknown recipes" in capsys.readouterr().err
+    assert main(["groundtruth", "--layers", "L99"]) == 2
+    assert "unknown layers" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # nothing written before the input is checked
+
+
+def test_cli_bench_runs_with_replay_only(tmp_path, capsys):
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    shutil.copy(load_table.__globals__["table_path"]("L8"), tables / "L8.json.gz")
+    out = tmp_path / "out"
+    assert main(["bench", "--layers", "L8", "--budgets", "32", "--seeds", "0", "--recipes", "random,rl",
+                 "--peers", "none", "--tables", str(tables), "--out", str(out), "--no-progress"]) == 0
+    assert "report:" in capsys.readouterr().out
+    assert "| rl | replay |" in (out / "report.md").read_text()
+
+
+@pytest.mark.slow
+def test_metaschedule_peer_runs_live_on_the_same_primfunc():
+    from tensortune.bench.peers import metaschedule_func, run_metaschedule
+
+    gt = load_table("L8")
+    func = metaschedule_func(gt.task)
+    assert len(func.params) == 3  # data, packed kernel, output: what our template schedules
+    t = run_metaschedule(gt.task, "L8", 0, trials=8, trials_per_iter=8)
+    assert t.trials == 8 and t.mode == "live" and t.best() > 0
+    assert t.measure_s > 0 and t.overhead_s > 0 and t.wall[-1] > 0
