@@ -50,7 +50,8 @@ def main_rows(doc: dict[str, Any], layer: str, budget: int) -> list[list[str]]:
     groups = _by([RunTrace.from_json(t) for t in doc["traces"]])
     rows = []
     for tuner in tuner_order(doc):
-        runs = groups.get((layer, tuner), [])
+        # a run that stopped before this budget (a peer given fewer trials) is not shown at it
+        runs = [r for r in groups.get((layer, tuner), []) if r.trials >= budget]
         if not runs:
             continue
         best = [r.best(budget) for r in runs]
@@ -76,7 +77,8 @@ def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
         for b in budgets:
             ratios = []
             for layer in layers:
-                ours, ms = groups.get((layer, tuner), []), groups.get((layer, "metaschedule"), [])
+                ours = groups.get((layer, tuner), [])
+                ms = [r for r in groups.get((layer, "metaschedule"), []) if r.trials >= b]
                 if ours and ms:
                     ratios.append(_med([r.best(b) for r in ours]) / max(_med([r.best(b) for r in ms]), 1e-9))
             row.append(f"{_med(ratios):.2f}x" if ratios else "-")
@@ -137,6 +139,7 @@ def plot_layer(doc: dict[str, Any], layer: str, path: Path) -> None:
     axes[0].set_xscale("log")
     axes[1].set_xlabel("wall time (s; replay: recorded measurement cost + real tuner time)")
     axes[1].set_xscale("symlog", linthresh=10)
+    axes[1].set_xlim(left=0)
     axes[0].legend(fontsize=8, loc="lower right")
     fig.suptitle(f"{layer}: median and range over seeds")
     fig.tight_layout()
