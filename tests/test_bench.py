@@ -9,7 +9,13 @@ import shutil
 import numpy as np
 import pytest
 
-from tensortune.bench.groundtruth import GT_LAYERS, GroundTruth, available_tables, load_table, space_fingerprint
+from tensortune.bench.groundtruth import (
+    GT_LAYERS,
+    GroundTruth,
+    available_tables,
+    load_table,
+    space_fingerprint,
+)
 from tensortune.bench.harness import BenchConfig, run_bench, run_recipe_on_replay
 from tensortune.bench.report import write_report
 from tensortune.cli.main import main
