@@ -15,6 +15,7 @@ from tensortune.bench.groundtruth import (
     available_tables,
     load_table,
     space_fingerprint,
+    table_path,
 )
 from tensortune.bench.harness import BenchConfig, run_bench, run_recipe_on_replay
 from tensortune.bench.report import write_report
@@ -128,7 +129,7 @@ def test_cli_bench_bad_input(capsys, tmp_path):
 def test_cli_bench_runs_with_replay_only(tmp_path, capsys):
     tables = tmp_path / "tables"
     tables.mkdir()
-    shutil.copy(load_table.__globals__["table_path"]("L8"), tables / "L8.json.gz")
+    shutil.copy(table_path("L8"), tables / "L8.json.gz")
     out = tmp_path / "out"
     assert main(["bench", "--layers", "L8", "--budgets", "32", "--seeds", "0", "--recipes", "random,rl",
                  "--peers", "none", "--tables", str(tables), "--out", str(out), "--no-progress"]) == 0

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.measure.base import ErrorKind, Task
+from tensortune.measure.base import Task
 from tensortune.space import Config, SearchSpace
 
 GT_TEMPLATE = "conv2d_nchw.llvm-small"
@@ -117,7 +117,7 @@ class GroundTruth:
     def position(self, config_index: int) -> int | None:
         return self._pos.get(int(config_index))
 
-    def trials_to_reach(self, fraction: float = 0.95) -> int:
+    def configs_within(self, fraction: float = 0.95) -> int:
         """How many configs reach ``fraction`` of the optimum's GFLOP/s (a difficulty measure)."""
         return int(np.sum(self.gflops >= fraction * self.optimum_gflops))
 
@@ -237,7 +237,3 @@ def measure_table(layer: str, db_path: str | os.PathLike[str], out_dir: str | os
     gt = GroundTruth.from_records(task, records, meta)
     gt.save(table_path(layer, out_dir))
     return gt
-
-
-def lookup_error(gt: GroundTruth, pos: int) -> ErrorKind:
-    return ErrorKind(int(gt.error[pos]))

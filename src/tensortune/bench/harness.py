@@ -150,7 +150,7 @@ def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = T
     for layer, gt in tables.items():
         res.doc["tables"][layer] = {"optimum_gflops": gt.optimum_gflops, "configs": gt.n, "meta": gt.meta,
                                     "optimum_config": gt.task.space.to_json(gt.optimum_config),
-                                    "within_95": gt.trials_to_reach(0.95)}
+                                    "within_95": gt.configs_within(0.95)}
     res.save()
     ms_trials = cfg.ms_trials or cfg.max_budget
     units = [(s, layer) for s in cfg.seeds for layer in cfg.layers]

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import statistics
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tensortune.bench.traces import RunTrace
-
-
-def _med(xs: list[float]) -> float:
-    return float(statistics.median(xs)) if xs else float("nan")
+from tensortune.reports.compare import _med
 
 
 def _fmt_range(xs: list[float], fmt: str = "{:.1f}") -> str:

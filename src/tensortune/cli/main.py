@@ -363,6 +363,11 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def _command_line() -> str:
+    """This invocation as a shell command, recorded in tables and reports ("" when not run as the CLI)."""
+    return "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
+
+
 def cmd_groundtruth(args: argparse.Namespace) -> int:
     from tensortune.bench.groundtruth import GT_LAYERS, measure_table
     from tensortune.workloads import EVAL_LAYERS
@@ -371,7 +376,7 @@ def cmd_groundtruth(args: argparse.Namespace) -> int:
     bad = [x for x in layers if x not in EVAL_LAYERS]
     if bad:
         raise UserError(f"--layers: unknown layers {bad}; known: {', '.join(EVAL_LAYERS)}")
-    command = "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
+    command = _command_line()
     for layer in layers:
         gt = measure_table(layer, args.db, args.out, batch_size=args.batch_size, progress=not args.no_progress,
                            command=command)
@@ -402,7 +407,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UserError(str(e)) from None
     out = Path(args.out)
-    command = "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
+    command = _command_line()
     res = run_bench(cfg, out, command=command, progress=not args.no_progress)
     path = write_report(res.doc, out)
     print(f"report: {path}")

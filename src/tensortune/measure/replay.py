@@ -45,9 +45,6 @@ class ReplayMeasurer:
         self.charged_seconds = 0.0  # what the replayed measurements took when they were made
         self.counts: Counter[tuple[str, int]] = Counter()  # (task key, config index) -> times asked
 
-    def covers(self, task_key: str) -> bool:
-        return task_key in self._tables or any(k[0] == task_key for k in self._db)
-
     def _one(self, inp: MeasureInput) -> MeasureResult:
         task = inp.task
         idx = task.space.index_of(inp.config)
