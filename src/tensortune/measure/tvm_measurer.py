@@ -133,10 +133,11 @@ class TvmMeasurer:
                 results[i] = self._to_result(o, built[i]["build_s"])  # type: ignore[index]
         for b in built:
             if isinstance(b, dict):
-                try:
-                    os.remove(b["path"])
-                except OSError:
-                    pass
+                for suffix in ("", ".shapes.json"):
+                    try:
+                        os.remove(b["path"] + suffix)
+                    except OSError:
+                        pass
         return [r for r in results if r is not None]
 
     def close(self) -> None:

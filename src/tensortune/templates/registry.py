@@ -16,6 +16,8 @@ _TEMPLATES: dict[str, str] = {
     "conv2d_nchw.vta-sim": "tensortune.templates.vta_conv2d:VtaConv2d",
     "conv2d_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaConv2dCodesign",
     "model_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaModelCodesign",
+    "ms-space.llvm": "tensortune.templates.tir_schedules:MsSpace",
+    "conv2d_nchw_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2d",
 }
 
 

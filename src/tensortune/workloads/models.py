@@ -141,4 +141,8 @@ def workload_from_key(key: str) -> Workload:
     m = _MODEL_RE.fullmatch(key)
     if m:
         return ModelConvs.of(m.group(1))
+    if key.startswith("tir:"):
+        from tensortune.workloads.tir import TirWorkload
+
+        return TirWorkload(key[4:])  # type: ignore[return-value]
     raise ValueError(f"not a workload key: {key!r}")

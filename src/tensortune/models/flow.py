@@ -1,0 +1,166 @@
+"""Whole-model tuning: extract the tasks, share one budget among them (round-robin or Ansor's
+gradient allocator), tune each through the ordinary tuning loop, and collect the best schedules."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tensortune.measure.base import Task
+from tensortune.models.build import TunedSchedule
+from tensortune.models.importer import ImportedModel
+from tensortune.models.tasks import ModelTask, extract_tasks, save_task
+from tensortune.tuners.multitask import TaskProgress, make_allocator
+from tensortune.workloads.tir import TirWorkload, task_dir
+
+OURS = "conv2d_nchw_fused.llvm"
+MS_SPACE = "ms-space.llvm"
+
+
+@dataclass
+class TaskRow:
+    """One line of the per-task table."""
+
+    name: str
+    kind: str
+    weight: int
+    flops: float
+    how: str  # "tensortune template", "MetaSchedule space", "TVM default"
+    template: str | None
+    task: Task | None
+    trials: int = 0
+    best_s: float = float("inf")
+    best_values: dict[str, Any] | None = None
+    errors: int = 0
+    seconds: float = 0.0
+
+    @property
+    def gflops(self) -> float:
+        return self.flops / self.best_s / 1e9 if self.best_s < float("inf") and self.best_s > 0 else 0.0
+
+
+@dataclass
+class ModelTuneResult:
+    rows: list[TaskRow]
+    fused: Any
+    wall_seconds: float
+    trials: int
+    allocation: list[int] = field(default_factory=list)  # task row index per round
+
+    def schedules(self) -> list[TunedSchedule]:
+        return [TunedSchedule(r.task.workload.mod, r.template, r.best_values, r.best_s,  # type: ignore[union-attr]
+                              r.task.workload.task_key)  # type: ignore[union-attr]
+                for r in self.rows if r.task is not None and r.best_values is not None]
+
+
+def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool = True) -> tuple[Any, list[ModelTask], list[TaskRow]]:
+    """Extract the tasks and choose how each is tuned: our template where one covers it, else
+    MetaSchedule's design space (our explorers on its decisions), else TVM's default lowering (a
+    function with nothing to decide, such as a reshape)."""
+    import tvm
+
+    from tensortune.templates import get_template
+
+    fused, tasks = extract_tasks(model, tvm.target.Target(target))
+    rows = []
+    for t in tasks:
+        save_task(t, task_dir())
+        wl = TirWorkload(t.key)
+        row = TaskRow(t.name, t.kind, t.weight, t.flops, "TVM default", None, None)
+        if use_templates and get_template(OURS).supports(wl):
+            row.how, row.template = "tensortune template", OURS
+        else:
+            space = get_template(MS_SPACE).space_for(wl, target)
+            if space.size > 1:
+                row.how, row.template = "MetaSchedule space", MS_SPACE
+        if row.template:
+            row.task = Task.make(wl, row.template, target, t.name)
+        rows.append(row)
+    return fused, tasks, rows
+
+
+def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, storage: Any, recipe: str = "autotvm",
+               trials: int = 1000, allocator: str = "gradient", round_size: int = 16, seed: int = 0,
+               batch_size: int = 16, use_templates: bool = True,
+               on_round: Callable[[int, TaskRow, int], None] | None = None) -> ModelTuneResult:
+    from tensortune.tuners import recipes
+    from tensortune.tuners.loop import Budget, Tuner
+
+    start = time.perf_counter()
+    fused, tasks, rows = plan_tasks(model, target, use_templates)
+    tuned = [r for r in rows if r.task is not None]
+    progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]
+    alloc = make_allocator(allocator, seed)
+    spent, allocation = 0, []
+    # resume: trials of an interrupted run are already in storage
+    for r, p in zip(tuned, progress, strict=True):
+        assert r.task is not None
+        done = storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed), kind="trial")
+        if done:
+            p.trials = r.trials = len(done)
+            ok = [x.cost for x in done if x.ok]
+            p.history.append((p.trials, min(ok) if ok else float("inf")))
+            spent += len(done)
+    while spent < trials:
+        i = alloc.pick(progress)
+        if i is None:
+            break
+        r, p = tuned[i], progress[i]
+        assert r.task is not None
+        n = min(round_size, trials - spent, p.space_size - p.trials)
+        strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task)
+        t0 = time.perf_counter()
+        s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
+                  run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False).run()
+        r.seconds += time.perf_counter() - t0
+        got = s.trials - p.trials
+        spent += got
+        p.trials = r.trials = s.trials
+        r.errors = s.errors
+        if s.best_cost < r.best_s:
+            r.best_s, r.best_values = s.best_cost, s.best_config
+        p.history.append((p.trials, r.best_s))
+        allocation.append(rows.index(r))
+        if on_round:
+            on_round(len(allocation), r, spent)
+        if got == 0:
+            p.space_size = p.trials  # nothing left to propose: exhausted
+    for r in tuned:  # best of resumed records too
+        assert r.task is not None
+        top = storage.best(r.task.key, r.task.target_json, k=1, run_id=_run_id(r, recipe, seed))
+        if top and top[0].ok and top[0].cost < r.best_s:
+            r.best_s, r.best_values = top[0].cost, top[0].config
+    return ModelTuneResult(rows, fused, time.perf_counter() - start, spent, allocation)
+
+
+def _run_id(r: TaskRow, recipe: str, seed: int) -> str:
+    from tensortune.tuners.loop import make_run_id
+
+    assert r.task is not None
+    return make_run_id(r.task, f"model-{recipe}", seed)
+
+
+def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trials: int, work_dir: str,
+                           seed: int = 0, per_iter: int = 64) -> tuple[Any, float]:
+    """MetaSchedule's own tuner (default space, XGBoost model, evolutionary search, gradient task
+    scheduler) on the same extracted tasks with the same total budget. Returns its database and the
+    wall time."""
+    import os
+
+    import tvm
+    from tvm.s_tir import meta_schedule as ms
+
+    tgt = tvm.target.Target(target)
+    t0 = time.perf_counter()
+    ctxs, weights = [], []
+    for t in tasks:
+        ctxs.append(ms.TuneContext(mod=t.mod, target=tgt, space_generator="post-order-apply",
+                                   search_strategy="evolutionary", task_name=t.name, num_threads=os.cpu_count() or 1,
+                                   rand_state=seed))
+        weights.append(float(t.weight))
+    runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=20))
+    db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
+                            num_trials_per_iter=per_iter, runner=runner)
+    return db, time.perf_counter() - t0

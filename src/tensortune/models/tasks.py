@@ -1,0 +1,142 @@
+"""Task extraction: lower a Relax model to fused TIR functions (conv2d + bias + relu, ...) exactly as
+the tuned build will, deduplicate them, and count how often each is called (its weight)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from tensortune.models.importer import ImportedModel
+
+
+def fusion_passes(target: Any) -> list[Any]:
+    """The passes from a weight-bound Relax module to fused TIR. The same list runs at extraction and
+    at the tuned build, so every tuned function matches its database entry structurally."""
+    from tvm import relax
+    from tvm.relax import pipeline as rp
+
+    try:
+        dispatch = list(rp.library_dispatch_passes(target))
+    except (ValueError, AttributeError):
+        dispatch = []
+    return [relax.transform.DecomposeOpsForInference(), relax.transform.CanonicalizeBindings(), *dispatch, relax.transform.LegalizeOps(), relax.transform.AnnotateTIROpPattern(),
+            relax.transform.FoldConstant(), relax.transform.FuseOps(), relax.transform.FuseTIR(),
+            relax.transform.CanonicalizeBindings(), relax.transform.AttachAttrLayoutFreeBuffers()]
+
+
+def fuse_model(model: ImportedModel, target: Any) -> Any:
+    """The model with its weights bound as constants, lowered to fused TIR functions."""
+    import tvm
+    from tvm import relax
+
+    mod = relax.transform.BindParams("main", model.params)(model.mod)
+    with target, tvm.transform.PassContext(opt_level=3):
+        return tvm.transform.Sequential(fusion_passes(target))(mod)
+
+
+@dataclass
+class ModelTask:
+    """One unique fused TIR function of a model."""
+
+    name: str  # the function's name in the fused module (first occurrence)
+    mod: Any  # IRModule with the PrimFunc as "main"
+    weight: int  # calls in the model
+    flops: float
+    kind: str  # "conv2d", "dense", "pool", "elementwise", ...
+    key: str = ""  # content hash, stable across runs
+    callers: list[str] = field(default_factory=list)
+    conv: dict[str, Any] | None = None  # conv2d parameters when kind == "conv2d"
+
+
+def _calls(mod: Any) -> list[str]:
+    """GlobalVar names of the TIR functions called from main, in order, with repetition."""
+    from tvm import relax
+
+    names: list[str] = []
+
+    def visit(e: Any) -> None:
+        if isinstance(e, relax.Call) and e.op.name == "relax.call_tir":
+            names.append(e.args[0].name_hint)
+
+    relax.analysis.post_order_visit(mod["main"].body, visit)
+    return names
+
+
+def block_kinds(func: Any) -> dict[str, bool]:
+    """Block name -> whether it reduces, for every block of a PrimFunc."""
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(func)
+    out: dict[str, bool] = {}
+    stack = list(sch.get_child_blocks(sch.get_sblock("root")))
+    while stack:
+        rv = stack.pop()
+        blk = sch.get(rv)
+        out[blk.name_hint] = any(int(iv.iter_type) == 2 for iv in blk.iter_vars)
+        stack.extend(sch.get_child_blocks(rv))
+    return out
+
+
+def _kind(func: Any) -> tuple[str, dict[str, Any] | None]:
+    """Classify a fused function by its main reduction block."""
+    blocks = block_kinds(func)
+    reducers = [n for n, r in blocks.items() if r]
+    if any(n.startswith("conv2d") for n in reducers):
+        return "conv2d", None
+    if any("matmul" in n or "dense" in n for n in reducers):
+        return "dense", None
+    if any("pool" in n for n in blocks):
+        return "pool", None
+    if reducers:
+        return "reduction", None
+    return "elementwise", None
+
+
+def extract_tasks(model: ImportedModel, target: Any) -> tuple[Any, list[ModelTask]]:
+    """The fused module and its unique tasks, largest total FLOPs (weight x FLOPs) first."""
+    import tvm
+    import tvm_ffi
+    from tvm import s_tir
+
+    fused = fuse_model(model, target)
+    calls = _calls(fused)
+    by_key: dict[str, ModelTask] = {}
+    for gv, func in fused.functions_items():
+        if not isinstance(func, tvm.tirx.PrimFunc):
+            continue
+        n = calls.count(gv.name_hint)
+        if n == 0:
+            continue
+        func = func.with_attr("global_symbol", "main")
+        tmod = tvm.IRModule({"main": func})
+        # structurally equal functions (same shapes, same fused ops) are one task
+        key = hashlib.sha256(str(tvm_ffi.structural_hash(tmod)).encode()).hexdigest()[:16]
+        if key in by_key:
+            by_key[key].weight += n
+            by_key[key].callers.append(gv.name_hint)
+            continue
+        try:
+            flops = float(s_tir.analysis.estimate_tir_flops(tmod))
+        except Exception:
+            flops = 0.0
+        kind, conv = _kind(func)
+        by_key[key] = ModelTask(gv.name_hint, tmod, n, flops, kind, key, [gv.name_hint], conv)
+    tasks = sorted(by_key.values(), key=lambda t: -t.weight * t.flops)
+    return fused, tasks
+
+
+def save_task(task: ModelTask, directory: str) -> str:
+    """Write the task's module where worker processes can load it (``tir:<key>`` workloads)."""
+    import tvm
+
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"{task.key}.json")
+    if not os.path.exists(path):
+        tmp = path + f".{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            json.dump({"name": task.name, "kind": task.kind, "flops": task.flops, "mod": tvm.ir.save_json(task.mod)}, f)
+        os.replace(tmp, path)
+    return path

@@ -1,0 +1,300 @@
+"""Templates over a model's fused TIR functions (``tir:`` workloads).
+
+* ``ms-space.llvm``: MetaSchedule's own design space for the function (post-order-apply with its
+  x86 rules), with every sampling decision of the sketch traces exposed as a knob: a perfect tile
+  becomes a split knob, a categorical choice an option knob, a compute location an option knob over
+  the locations that apply, and the sketch itself one more knob. Any of our explorers then tunes
+  MetaSchedule's space; the result is a MetaSchedule trace.
+* ``conv2d_nchw_fused.llvm``: our conv2d template (the knobs and loop nest of ``conv2d_nchw.llvm``)
+  applied to a fused conv2d function (conv + batch-norm arithmetic + bias + residual + relu), with
+  the epilogue computed in the register block. The weight layout follows the loop nest through
+  MetaSchedule's ``RewriteLayout`` (weights are constants: the deployed model transforms them once,
+  at build time), which is what ``conv2d_nchw.llvm`` does by packing.
+
+Both schedule through a traced ``s_tir.Schedule`` followed by MetaSchedule's CPU post-processors, so
+the best config of either is stored as a MetaSchedule tuning record and compiled into the model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from tensortune.space import Knob, OptionKnob, SearchSpace
+from tensortune.space.knobs import enumerate_splits
+from tensortune.templates.base import InstantiationError, Template
+from tensortune.workloads.conv2d import Conv2d
+from tensortune.workloads.tir import TirWorkload, task_dir
+
+
+def postprocess(sch: Any) -> Any:
+    """MetaSchedule's CPU post-processors (RewriteTensorize omitted: no tensor intrinsics here)."""
+    from tvm.s_tir.meta_schedule import postproc
+
+    sch.enter_postproc()
+    for p in (postproc.DisallowDynamicLoop(), postproc.RewriteParallelVectorizeUnroll(),
+              postproc.RewriteReductionBlock(), postproc.RewriteLayout()):
+        if not p.apply(sch):
+            raise InstantiationError(f"MetaSchedule post-processor {type(p).__name__} rejected the schedule")
+    return sch
+
+
+class TirTemplate(Template):
+    """A template whose schedules are traced, so they can be stored as MetaSchedule records."""
+
+    target_kind = "llvm"
+    ops = ("tir",)
+
+    def schedule(self, wl: TirWorkload, values: dict[str, Any]) -> Any:
+        """The post-processed, traced ``s_tir.Schedule`` for a config."""
+        raise NotImplementedError
+
+    def instantiate(self, wl: TirWorkload, values: dict[str, Any]) -> Any:
+        return self.schedule(wl, values).mod
+
+
+# ---------------------------------------------------------------------------- MetaSchedule design space
+def _decision_knobs(mod: Any, target: dict[str, Any]) -> list[dict[str, Any]]:
+    """Sketches of MetaSchedule's design space: each its trace (JSON) and its decisions' options."""
+    import tvm
+    from tvm import s_tir
+    from tvm.s_tir import meta_schedule as ms
+    from tvm.s_tir.schedule import Trace
+
+    ctx = ms.TuneContext(mod=mod, target=tvm.target.Target(target), space_generator="post-order-apply",
+                         task_name="task", num_threads=1)
+    sketches = []
+    for sp in ctx.generate_design_space():
+        trace = sp.trace
+        tj = _py(trace.as_json(remove_postproc=True))
+        insts = [inst for inst in trace.insts if inst in trace.decisions]
+        extents: dict[int, int] = {}
+        order = {id(i): n for n, i in enumerate(insts)}
+
+        def provider(inst: Any, inputs: Any, attrs: Any, decision: Any, _s: Any = None) -> Any:
+            return decision
+
+        # extents of tiled loops: replay the trace and read each loop when it is tiled
+        sch = s_tir.Schedule(mod)
+        seen: list[int] = []
+
+        def capture(inst: Any, inputs: Any, attrs: Any, decision: Any) -> Any:
+            if inst.kind.name == "SamplePerfectTile":
+                seen.append(int(sch.get(inputs[0]).extent))
+            return decision
+
+        trace.apply_to_schedule(sch, remove_postproc=True, decision_provider=capture)
+        del provider, order
+        tiles = iter(seen)
+        knobs = []
+        for j, (inst_pos, dec) in enumerate(tj[1]):
+            inst = tj[0][inst_pos]
+            kind = inst[0]
+            if kind == "SamplePerfectTile":
+                n, max_inner = int(inst[2][0]), int(inst[2][1])
+                ext = next(tiles)
+                opts = [list(t) for t in enumerate_splits(ext, n) if max_inner <= 0 or t[-1] <= max_inner]
+                knobs.append({"kind": kind, "options": opts, "default": list(dec)})
+            elif kind == "SampleCategorical":
+                cands = [int(c) if isinstance(c, int) else c for c in inst[2][0]]
+                knobs.append({"kind": kind, "options": list(range(len(cands))), "labels": cands, "default": int(dec)})
+            elif kind == "SampleComputeLocation":
+                valid = []
+                for c in range(-2, 24):
+                    t2 = json.loads(json.dumps(tj))
+                    t2[1][j][1] = c
+                    try:
+                        Trace.apply_json_to_schedule(t2, s_tir.Schedule(mod))
+                    except Exception:
+                        continue
+                    valid.append(c)
+                knobs.append({"kind": kind, "options": valid or [int(dec)], "default": int(dec)})
+            else:
+                knobs.append({"kind": kind, "options": [dec], "default": dec})
+        extents.clear()
+        sketches.append({"trace": tj, "knobs": knobs})
+    return sketches
+
+
+class MsSpace(TirTemplate):
+    name = "ms-space.llvm"
+
+    def _sketches(self, wl: TirWorkload, target: dict[str, Any] | None) -> list[dict[str, Any]]:
+        path = os.path.join(task_dir(), f"{wl.task_key}.ms-space.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                return json.load(f)
+        if target is None:
+            raise InstantiationError(f"no design space stored for {wl.key} and no target to generate it")
+        sketches = _decision_knobs(wl.mod, target)
+        tmp = path + f".{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            json.dump(sketches, f)
+        os.replace(tmp, path)
+        return sketches
+
+    @staticmethod
+    def _signature(s: dict[str, Any]) -> str:
+        return json.dumps([(k["kind"], k["options"]) for k in s["knobs"]])
+
+    def _group(self, sketches: list[dict[str, Any]]) -> list[int]:
+        """The sketches tuned: those sharing the decision signature of most sketches (the first such
+        group on ties). Sketches with other decision lists are left out of the space."""
+        sigs = [self._signature(s) for s in sketches]
+        best = max(sigs, key=lambda g: (sigs.count(g), -sigs.index(g)))
+        return [i for i, g in enumerate(sigs) if g == best]
+
+    def space(self, wl: TirWorkload) -> SearchSpace:
+        return self.space_for(wl, None)
+
+    def space_for(self, wl: TirWorkload, target: dict[str, Any] | None) -> SearchSpace:
+        sketches = self._sketches(wl, target)
+        if not sketches:
+            raise InstantiationError(f"MetaSchedule generated no design space for {wl.describe()}")
+        group = self._group(sketches)
+        knobs: list[Knob] = [OptionKnob("sketch", group)]
+        for j, k in enumerate(sketches[group[0]]["knobs"]):
+            opts = [tuple(o) if isinstance(o, list) else o for o in k["options"]]
+            knobs.append(Knob(f"d{j}.{k['kind']}", tuple(opts), kind="split" if k["kind"] == "SamplePerfectTile" else "option"))
+        return SearchSpace(knobs)
+
+    def trace_json(self, wl: TirWorkload, values: dict[str, Any]) -> Any:
+        s = self._sketches(wl, None)[int(values["sketch"])]
+        tj = json.loads(json.dumps(s["trace"]))
+        for j, k in enumerate(s["knobs"]):
+            v = values[f"d{j}.{k['kind']}"]
+            tj[1][j][1] = list(v) if isinstance(v, tuple | list) else v
+        return tj
+
+    def schedule(self, wl: TirWorkload, values: dict[str, Any]) -> Any:
+        from tvm import s_tir
+        from tvm.s_tir.schedule import Trace
+
+        sch = s_tir.Schedule(wl.mod)
+        try:
+            Trace.apply_json_to_schedule(self.trace_json(wl, values), sch)
+        except Exception as e:
+            raise InstantiationError(f"trace does not apply: {str(e).strip()[-300:]}") from None
+        return postprocess(sch)
+
+
+def _py(obj: Any) -> Any:
+    """A trace's JSON form (TVM containers and immediates) as plain Python."""
+    import tvm
+
+    if isinstance(obj, bool | int | float | str) or obj is None:
+        return obj
+    if isinstance(obj, tvm.tirx.IntImm):
+        return int(obj.value)
+    if isinstance(obj, tvm.tirx.FloatImm):
+        return float(obj.value)
+    if isinstance(obj, dict) or hasattr(obj, "items"):
+        return {str(k): _py(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple) or hasattr(obj, "__len__"):
+        return [_py(x) for x in obj]
+    return str(obj)
+
+
+# ---------------------------------------------------------------------------- our conv2d on a fused function
+def conv_params(wl: TirWorkload) -> Conv2d | None:
+    """The conv2d a fused function computes (NCHW data, KCRS weight), or None if it is not one."""
+    from tensortune.models.tasks import block_kinds
+
+    if wl.kind != "conv2d":
+        return None
+    blocks = block_kinds(wl.mod["main"])
+    if "conv2d_nchw" not in blocks:
+        return None
+    func = wl.mod["main"]
+    data_shape, w_shape = wl.arg_specs[0][0], wl.arg_specs[1][0]
+    if len(data_shape) != 4 or len(w_shape) != 4:
+        return None
+    n, c, h, w = data_shape
+    k, c2, r, s = w_shape
+    if c2 != c:
+        return None  # grouped convolution
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(func)
+    conv = sch.get(sch.get_sblock("conv2d_nchw"))
+    oh, ow = (int(conv.iter_vars[2].dom.extent), int(conv.iter_vars[3].dom.extent))
+    try:
+        pad_blk = sch.get(sch.get_sblock("pad_temp"))
+        ph_tot = int(pad_blk.iter_vars[2].dom.extent) - h
+        pw_tot = int(pad_blk.iter_vars[3].dom.extent) - w
+    except Exception:
+        ph_tot = pw_tot = 0
+    ph, pw = ph_tot // 2, pw_tot // 2
+    sh = (h + ph_tot - r) // (oh - 1) if oh > 1 else 1
+    sw = (w + pw_tot - s) // (ow - 1) if ow > 1 else 1
+    cand = Conv2d.make(n, c, h, w, k, (r, s), (max(sh, 1), max(sw, 1)), (ph, pw))
+    return cand if cand.out_hw == (oh, ow) else None
+
+
+class FusedConv2d(TirTemplate):
+    name = "conv2d_nchw_fused.llvm"
+
+    def supports(self, wl: Any) -> bool:
+        return isinstance(wl, TirWorkload) and conv_params(wl) is not None
+
+    def space(self, wl: TirWorkload) -> SearchSpace:
+        from tensortune.templates.cpu_conv2d import CpuConv2d
+
+        conv = conv_params(wl)
+        if conv is None:
+            raise InstantiationError(f"{wl.describe()} is not a conv2d the fused template covers")
+        return CpuConv2d().space(conv)
+
+    def schedule(self, wl: TirWorkload, v: dict[str, Any]) -> Any:
+        from tvm import s_tir
+
+        from tensortune.models.tasks import block_kinds
+
+        f0, f1, f2, fv = v["tile_f"]
+        _, y1, y2 = v["tile_y"]
+        _, x1, x2 = v["tile_x"]
+        _, rci = v["tile_rc"]
+        _, ryi = v["tile_ry"]
+        _, rxi = v["tile_rx"]
+        sch = s_tir.Schedule(wl.mod)
+        conv = sch.get_sblock("conv2d_nchw")
+        names = list(block_kinds(wl.mod["main"]))
+        outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))}
+        wb = sch.cache_write(conv, 0, "local")
+        # the epilogue (batch-norm arithmetic, bias, residual, relu) folds into the output block
+        epilogue = [n for n in _topological(sch, names) if n not in ("pad_temp", "conv2d_nchw") and n not in outputs]
+        sch.compute_inline(wb)
+        for name in epilogue:
+            sch.compute_inline(sch.get_sblock(name))
+        if len(outputs) != 1:
+            raise InstantiationError(f"fused conv2d with {len(outputs)} outputs")
+        out = sch.get_sblock(next(iter(outputs)))
+        n, ko, y, x, rc, ry, rx = sch.get_loops(conv)
+        ko0, ko1, ko2, ki = sch.split(ko, [f0, f1, f2, fv])
+        y0, y1l, y2l = sch.split(y, [None, y1, y2])
+        x0, x1l, x2l = sch.split(x, [None, x1, x2])
+        rc0, rc1 = sch.split(rc, [None, rci])
+        ry0, ry1 = sch.split(ry, [None, ryi])
+        rx0, rx1 = sch.split(rx, [None, rxi])
+        sch.reorder(n, ko0, y0, x0, ko1, y1l, x1l, rc0, ry0, rx0, rc1, ry1, rx1, ko2, y2l, x2l, ki)
+        outer = sch.fuse(n, ko0, y0, x0)
+        sch.parallel(outer)
+        sch.vectorize(ki)
+        sch.reverse_compute_at(out, x1l)
+        init = sch.decompose_reduction(conv, rc0)
+        sch.vectorize(sch.get_loops(init)[-1])
+        sch.annotate(outer, "pragma_auto_unroll_max_step", int(v["auto_unroll_max_step"]))
+        sch.annotate(outer, "pragma_unroll_explicit", int(v["unroll_explicit"]))
+        if "pad_temp" in names:
+            loops = sch.get_loops(sch.get_sblock("pad_temp"))
+            sch.parallel(sch.fuse(loops[0], loops[1]))
+        return postprocess(sch)
+
+
+def _topological(sch: Any, names: list[str]) -> list[str]:
+    """Block names in execution order (producers first)."""
+    import re
+
+    order = re.findall(r'T\.sblock\("([^"]+)"\)', sch.mod["main"].script())
+    return [n for n in order if n in names]

@@ -1,0 +1,110 @@
+"""Sharing one measurement budget among a model's tasks: round-robin, or Ansor's gradient allocator
+(Zheng et al., OSDI 2020, section 6): spend the next round where the model's latency is expected to
+drop most."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class TaskProgress:
+    """What an allocator knows of one task: its weight (calls per inference), FLOPs, kind, the best
+    latency after each round and the trials spent so far."""
+
+    weight: int
+    flops: float
+    kind: str
+    space_size: int
+    trials: int = 0
+    history: list[tuple[int, float]] = field(default_factory=list)  # (trials, best seconds) per round
+
+    @property
+    def best(self) -> float:
+        return self.history[-1][1] if self.history else math.inf
+
+    @property
+    def exhausted(self) -> bool:
+        return self.trials >= self.space_size
+
+
+class RoundRobin:
+    name = "round-robin"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._next = 0
+
+    def pick(self, tasks: list[TaskProgress]) -> int | None:
+        for k in range(len(tasks)):
+            i = (self._next + k) % len(tasks)
+            if not tasks[i].exhausted:
+                self._next = i + 1
+                return i
+        return None
+
+
+class GradientAllocator:
+    """Ansor's task scheduler. Every task is first tuned for one round; afterwards the next round goes
+    to the task whose latency gradient, weighted by its calls per inference, promises the largest
+    drop of the model's latency f = sum_i w_i g_i:
+
+        dg_i/dt ~ alpha * (g_i(t_i) - g_i(t_i - dt)) / dt
+                  + (1 - alpha) * min(-g_i(t_i) / t_i, beta * C_i / max_k V_k - g_i(t_i))
+
+    with g_i the task's best latency after t_i trials, C_i its FLOPs and V_k the best throughput of a
+    task of the same kind (what this task might reach). With probability ``epsilon`` a random task is
+    chosen instead. Ansor's defaults: alpha = 0.2, beta = 2, window dt = the last round, epsilon = 0.05.
+    """
+
+    name = "gradient"
+
+    def __init__(self, seed: int = 0, alpha: float = 0.2, beta: float = 2.0, epsilon: float = 0.05) -> None:
+        self.alpha, self.beta, self.epsilon = alpha, beta, epsilon
+        self.rng = np.random.default_rng(seed)
+        self.last_gradients: list[float] = []
+
+    def gradient(self, i: int, tasks: list[TaskProgress]) -> float:
+        t = tasks[i]
+        g = t.best
+        if not math.isfinite(g):
+            return -math.inf  # nothing runs yet: any valid schedule is an unbounded gain
+        if len(t.history) >= 2:
+            (t0, g0), (t1, g1) = t.history[-2], t.history[-1]
+            backward = (g1 - g0) / max(t1 - t0, 1) if math.isfinite(g0) else -g1 / max(t1, 1)
+        else:
+            backward = -g / max(t.trials, 1)
+        peers = [k.flops / k.best for k in tasks if k.kind == t.kind and math.isfinite(k.best) and k.best > 0]
+        v_max = max(peers) if peers and t.flops > 0 else 0.0
+        optimistic = -g / max(t.trials, 1)
+        if v_max > 0:
+            optimistic = min(optimistic, self.beta * t.flops / v_max - g)
+        return t.weight * (self.alpha * backward + (1 - self.alpha) * optimistic)
+
+    def pick(self, tasks: list[TaskProgress]) -> int | None:
+        live = [i for i, t in enumerate(tasks) if not t.exhausted]
+        if not live:
+            return None
+        fresh = [i for i in live if not t_history(tasks[i])]
+        if fresh:
+            return fresh[0]
+        if self.rng.random() < self.epsilon:
+            return int(self.rng.choice(live))
+        grads = [self.gradient(i, tasks) for i in live]
+        self.last_gradients = grads
+        return live[int(np.argmin(grads))]
+
+
+def t_history(t: TaskProgress) -> bool:
+    return bool(t.history)
+
+
+ALLOCATORS = {"round-robin": RoundRobin, "gradient": GradientAllocator}
+
+
+def make_allocator(name: str, seed: int = 0) -> RoundRobin | GradientAllocator:
+    if name not in ALLOCATORS:
+        raise ValueError(f"unknown task allocator {name!r}; known: {', '.join(ALLOCATORS)}")
+    return ALLOCATORS[name](seed)
