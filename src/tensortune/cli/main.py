@@ -179,9 +179,115 @@ def _fmt_config(cfg: dict | None) -> str:
 
 
 # ---------------------------------------------------------------------------- commands
+def _whole_model(args: argparse.Namespace) -> bool:
+    """``--model`` without ``--tasks`` on this CPU, or any model file: the whole-model flow. (A built-in
+    name with ``--tasks``, or on vta-sim/cuda, keeps the per-conv-layer flow.)"""
+    from tensortune.models.zoo import BUILTIN
+
+    if not args.model or args.tasks or args.codesign != "none":
+        return False
+    return args.model not in BUILTIN or args.target == "llvm"
+
+
+def cmd_tune_model(args: argparse.Namespace) -> int:
+    """Whole model: import, extract tasks, share the budget, build with the best schedules, check and time."""
+    import json
+
+    from tensortune.models.build import build_model, max_error, run_model, time_model, time_torch, to_database
+    from tensortune.models.flow import tune_model, tune_with_metaschedule
+    from tensortune.models.importer import ModelError, load_model
+
+    if args.target != "llvm":
+        raise UserError("whole-model tuning runs on this CPU (--target llvm)")
+    if any(x for x in (args.layer, args.conv, args.dense)):
+        raise UserError("give exactly one of --model, --layer, --conv, --dense")
+    compare = [c for c in (args.compare or "").split(",") if c]
+    bad = [c for c in compare if c not in ("eager", "untuned", "metaschedule")]
+    if bad:
+        raise UserError(f"--compare takes eager, untuned, metaschedule; not {', '.join(bad)}")
+    _check_tuner([args.tuner])
+    target = _target(args.target)
+    try:
+        model = load_model(args.model, args.input_shape, seed=args.seed)
+    except ModelError as e:
+        raise UserError(str(e)) from None
+    console = _console()
+    storage = _open_storage(args.db)
+    console.print(f"{model.name}: input {model.input_shape}; budget {args.trials} measurements shared by its tasks "
+                  f"({args.allocator} allocator, {args.round_size} per round, recipe {args.tuner})")
+
+    def on_round(k: int, row: Any, spent: int) -> None:
+        if not args.no_progress:
+            console.print(f"  round {k:3d}: {row.name[:48]:48s} {row.trials:4d} trials  {row.gflops:7.1f} GFLOP/s  "
+                          f"[{spent}/{args.trials}]")
+
+    with _measurer(args, target) as measurer:
+        res = tune_model(model, target, measurer=measurer, storage=storage, recipe=args.tuner, trials=args.trials,
+                         allocator=args.allocator, round_size=args.round_size, seed=args.seed,
+                         batch_size=args.batch_size, use_templates=not args.no_templates, on_round=on_round)
+    from rich.table import Table
+
+    tab = Table(title=f"{model.name}: tasks ({res.trials} measurements, {res.wall_seconds:.0f} s)")
+    for col in ("#", "task", "calls", "MFLOP", "tuned by", "trials", "best us", "GFLOP/s"):
+        tab.add_column(col, justify="right" if col not in ("task", "tuned by") else "left")
+    for i, r in enumerate(res.rows, 1):
+        tab.add_row(str(i), r.name[:56], str(r.weight), f"{r.flops / 1e6:.1f}", r.how, str(r.trials),
+                    f"{r.best_s * 1e6:.1f}" if r.best_s < float("inf") else "-", f"{r.gflops:.1f}" if r.gflops else "-")
+    console.print(tab)
+    x = model.example_input(args.seed)
+    ref = model.torch_output(x)
+    report: dict[str, Any] = {"model": model.name, "input_shape": list(model.input_shape), "trials": res.trials,
+                              "tuning_wall_s": res.wall_seconds, "tasks": [
+                                  {"name": r.name, "kind": r.kind, "calls": r.weight, "flops": r.flops, "tuned_by": r.how,
+                                   "trials": r.trials, "best_s": r.best_s if r.best_s < float("inf") else None}
+                                  for r in res.rows]}
+    builds: dict[str, Any] = {}
+    db = to_database(res.schedules(), target)
+    builds["tensortune"] = build_model(model, target, db)
+    if "untuned" in compare:
+        builds["TVM untuned"] = build_model(model, target)
+    if "metaschedule" in compare:
+        import tvm
+
+        from tensortune.models.tasks import extract_tasks
+
+        _, tasks = extract_tasks(model, tvm.target.Target(target))
+        work = os.path.join(os.path.dirname(os.path.abspath(args.db)), f"ms-{model.name}-{args.trials}")
+        ms_db, ms_wall = tune_with_metaschedule(tasks, target, args.trials, work, seed=args.seed)
+        report["metaschedule_tuning_wall_s"] = ms_wall
+        builds["MetaSchedule"] = build_model(model, target, ms_db)
+    lat: dict[str, float] = {}
+    for name, ex in builds.items():  # check every build, then time them back to back
+        out = run_model(ex, x)
+        if ref is not None:
+            err, scale = max_error(out, ref)
+            ok = err <= 1e-3 * max(scale, 1e-6) + 1e-5
+            console.print(f"{name}: output vs PyTorch max abs error {err:.2e} (output max {scale:.2e}) "
+                          f"{'OK' if ok else 'MISMATCH'}")
+            report.setdefault("max_abs_error", {})[name] = err
+            if not ok:
+                raise UserError(f"{name} build does not match PyTorch's output")
+    for name, ex in builds.items():
+        slow = name == "TVM untuned"
+        lat[name] = time_model(ex, x, repeat=3 if slow else 10, min_repeat_ms=1 if slow else 200).median_ms
+    if "eager" in compare and model.torch_module is not None:
+        lat["PyTorch eager"] = time_torch(model.torch_module, x).median_ms
+    for name, ms_ in lat.items():
+        console.print(f"  {name:14s} {ms_:9.2f} ms")
+    report["latency_ms"] = lat
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(report, f, indent=1)
+        console.print(f"report written to {args.out}")
+    console.print(f"records stored in {args.db}; `tensortune export --format metaschedule` writes the database")
+    return 0
+
+
 def cmd_tune(args: argparse.Namespace) -> int:
     from tensortune.tuners import Tuner, create
 
+    if _whole_model(args):
+        return cmd_tune_model(args)
     target = _target(args.target)
     _check_tuner([args.tuner])
     tasks = _tasks(args, target)
@@ -254,6 +360,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if Path(args.out).exists() and not args.force:
         raise UserError(f"{args.out} exists; pass --force to overwrite it")
     storage = _open_storage(args.db, readonly=True)
+    if args.format == "metaschedule":
+        from tensortune.models.export import export_metaschedule
+
+        n = export_metaschedule(storage, args.out)
+        if n == 0:
+            raise UserError(f"{args.db} has no measured whole-model (TIR) tasks to export")
+        print(f"exported the best schedule of {n} tasks as a MetaSchedule JSON database in {args.out}/")
+        return 0
     n = storage.export_jsonl(args.out)
     print(f"exported {n} records to {args.out}")
     return 0
@@ -330,8 +444,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- parser
 def _add_task_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("what to tune (one of)")
-    g.add_argument("--model", help="alexnet, vgg16 or resnet18 (its unique conv tasks)")
-    g.add_argument("--tasks", help="with --model: 1-based task numbers, e.g. 6,9,11")
+    g.add_argument("--model", help="alexnet, vgg16, resnet18, path/file.py:ClassName or path/model.onnx: the whole "
+                   "model (imported into TVM Relax); with --tasks, only those conv layers of a built-in model")
+    g.add_argument("--tasks", help="with --model: 1-based conv-layer numbers, e.g. 6,9,11")
     g.add_argument("--layer", help="evaluation layer(s) L1..L8 or model:task, comma separated")
     g.add_argument("--conv", help="one conv2d: C,H,W,K,kernel,stride,pad[,dilation[,batch]]")
     g.add_argument("--dense", help="one dense layer: M,K,N")
@@ -425,6 +540,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_task_args(t)
     t.add_argument("--tuner", default="autotvm", help="random, grid, autotvm, rl, sa-as, chameleon or arco")
     t.add_argument("--seed", type=int, default=0)
+    wm = t.add_argument_group("whole model (--model NAME|file.py:Class|file.onnx without --tasks)")
+    wm.add_argument("--input-shape", help="model input shape, e.g. 1,3,224,224 (default: the model's or that)")
+    wm.add_argument("--allocator", choices=["gradient", "round-robin"], default="gradient",
+                    help="how the --trials budget is shared among the model's tasks")
+    wm.add_argument("--round-size", type=int, default=16, help="measurements a task gets per allocation round")
+    wm.add_argument("--no-templates", action="store_true", help="tune every task on MetaSchedule's design space")
+    wm.add_argument("--compare", default="eager,untuned", help="also build/time: eager (PyTorch), untuned (TVM), "
+                    "metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
+    wm.add_argument("--out", help="write the model report (JSON) here")
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)
 
@@ -437,6 +561,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--db", default="tensortune.db")
     e.add_argument("--out", required=True)
     e.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    e.add_argument("--format", choices=["jsonl", "metaschedule"], default="jsonl",
+                   help="jsonl: every record; metaschedule: the best schedule per model task as a MetaSchedule "
+                        "JSON database (directory with workload.json and tuning_record.json)")
     e.set_defaults(func=cmd_export)
 
     i = sub.add_parser("import", help="import records from JSON lines (all or nothing)")

@@ -173,7 +173,7 @@ def load_model(spec: str, input_shape: str | tuple[int, ...] | None = None, seed
             raise ModelError(f"--model {spec!r}: {type(module).__name__} is not a torch.nn.Module")
         shape = shape or tuple(getattr(module, "example_input_shape", DEFAULT_INPUT_SHAPE))
         return _from_torch(module, shape, spec.rpartition(":")[2], "python")
-    raise ModelError(f"--model {spec!r}: give {', '.join(BUILTIN)}, a file.py:ClassName or a .onnx file")
+    raise ModelError(f"unknown model {spec!r}: give {', '.join(BUILTIN)}, a file.py:ClassName or a .onnx file")
 
 
 def _var_name(v: Any) -> str:

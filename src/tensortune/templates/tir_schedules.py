@@ -58,34 +58,23 @@ class TirTemplate(Template):
 def _decision_knobs(mod: Any, target: dict[str, Any]) -> list[dict[str, Any]]:
     """Sketches of MetaSchedule's design space: each its trace (JSON) and its decisions' options."""
     import tvm
-    from tvm import s_tir
     from tvm.s_tir import meta_schedule as ms
-    from tvm.s_tir.schedule import Trace
 
     ctx = ms.TuneContext(mod=mod, target=tvm.target.Target(target), space_generator="post-order-apply",
                          task_name="task", num_threads=1)
+    return sketch_knobs(mod, ctx.generate_design_space())
+
+
+def sketch_knobs(mod: Any, design_spaces: list[Any]) -> list[dict[str, Any]]:
+    """Each sketch's trace (JSON, postprocessing removed) and its decisions with their options."""
+    from tvm import s_tir
+    from tvm.s_tir.schedule import Trace
+
     sketches = []
-    for sp in ctx.generate_design_space():
+    for sp in design_spaces:
         trace = sp.trace
         tj = _py(trace.as_json(remove_postproc=True))
-        insts = [inst for inst in trace.insts if inst in trace.decisions]
-        extents: dict[int, int] = {}
-        order = {id(i): n for n, i in enumerate(insts)}
-
-        def provider(inst: Any, inputs: Any, attrs: Any, decision: Any, _s: Any = None) -> Any:
-            return decision
-
-        # extents of tiled loops: replay the trace and read each loop when it is tiled
-        sch = s_tir.Schedule(mod)
-        seen: list[int] = []
-
-        def capture(inst: Any, inputs: Any, attrs: Any, decision: Any) -> Any:
-            if inst.kind.name == "SamplePerfectTile":
-                seen.append(int(sch.get(inputs[0]).extent))
-            return decision
-
-        trace.apply_to_schedule(sch, remove_postproc=True, decision_provider=capture)
-        del provider, order
+        seen = _tile_extents(mod, trace)
         tiles = iter(seen)
         knobs = []
         for j, (inst_pos, dec) in enumerate(tj[1]):
@@ -112,7 +101,6 @@ def _decision_knobs(mod: Any, target: dict[str, Any]) -> list[dict[str, Any]]:
                 knobs.append({"kind": kind, "options": valid or [int(dec)], "default": int(dec)})
             else:
                 knobs.append({"kind": kind, "options": [dec], "default": dec})
-        extents.clear()
         sketches.append({"trace": tj, "knobs": knobs})
     return sketches
 
@@ -134,17 +122,6 @@ class MsSpace(TirTemplate):
         os.replace(tmp, path)
         return sketches
 
-    @staticmethod
-    def _signature(s: dict[str, Any]) -> str:
-        return json.dumps([(k["kind"], k["options"]) for k in s["knobs"]])
-
-    def _group(self, sketches: list[dict[str, Any]]) -> list[int]:
-        """The sketches tuned: those sharing the decision signature of most sketches (the first such
-        group on ties). Sketches with other decision lists are left out of the space."""
-        sigs = [self._signature(s) for s in sketches]
-        best = max(sigs, key=lambda g: (sigs.count(g), -sigs.index(g)))
-        return [i for i, g in enumerate(sigs) if g == best]
-
     def space(self, wl: TirWorkload) -> SearchSpace:
         return self.space_for(wl, None)
 
@@ -152,20 +129,10 @@ class MsSpace(TirTemplate):
         sketches = self._sketches(wl, target)
         if not sketches:
             raise InstantiationError(f"MetaSchedule generated no design space for {wl.describe()}")
-        group = self._group(sketches)
-        knobs: list[Knob] = [OptionKnob("sketch", group)]
-        for j, k in enumerate(sketches[group[0]]["knobs"]):
-            opts = [tuple(o) if isinstance(o, list) else o for o in k["options"]]
-            knobs.append(Knob(f"d{j}.{k['kind']}", tuple(opts), kind="split" if k["kind"] == "SamplePerfectTile" else "option"))
-        return SearchSpace(knobs)
+        return sketch_space(sketches)
 
     def trace_json(self, wl: TirWorkload, values: dict[str, Any]) -> Any:
-        s = self._sketches(wl, None)[int(values["sketch"])]
-        tj = json.loads(json.dumps(s["trace"]))
-        for j, k in enumerate(s["knobs"]):
-            v = values[f"d{j}.{k['kind']}"]
-            tj[1][j][1] = list(v) if isinstance(v, tuple | list) else v
-        return tj
+        return trace_with(self._sketches(wl, None), values)
 
     def schedule(self, wl: TirWorkload, values: dict[str, Any]) -> Any:
         from tvm import s_tir
@@ -177,6 +144,54 @@ class MsSpace(TirTemplate):
         except Exception as e:
             raise InstantiationError(f"trace does not apply: {str(e).strip()[-300:]}") from None
         return postprocess(sch)
+
+
+def _signature(s: dict[str, Any]) -> str:
+    return json.dumps([(k["kind"], k["options"]) for k in s["knobs"]])
+
+
+def sketch_group(sketches: list[dict[str, Any]]) -> list[int]:
+    """The sketches tuned: those sharing the decision signature of most sketches (the first such group
+    on ties). Sketches with other decision lists are left out of the space."""
+    sigs = [_signature(s) for s in sketches]
+    best = max(sigs, key=lambda g: (sigs.count(g), -sigs.index(g)))
+    return [i for i, g in enumerate(sigs) if g == best]
+
+
+def sketch_space(sketches: list[dict[str, Any]]) -> SearchSpace:
+    """A knob per decision of the sketch group, plus the sketch itself."""
+    group = sketch_group(sketches)
+    knobs: list[Knob] = [OptionKnob("sketch", group)]
+    for j, k in enumerate(sketches[group[0]]["knobs"]):
+        opts = [tuple(o) if isinstance(o, list) else o for o in k["options"]]
+        knobs.append(Knob(f"d{j}.{k['kind']}", tuple(opts), kind="split" if k["kind"] == "SamplePerfectTile" else "option"))
+    return SearchSpace(knobs)
+
+
+def trace_with(sketches: list[dict[str, Any]], values: dict[str, Any]) -> Any:
+    """The chosen sketch's trace JSON with the knob values as its decisions."""
+    s = sketches[int(values["sketch"])]
+    tj = json.loads(json.dumps(s["trace"]))
+    for j, k in enumerate(s["knobs"]):
+        v = values[f"d{j}.{k['kind']}"]
+        tj[1][j][1] = list(v) if isinstance(v, tuple | list) else v
+    return tj
+
+
+def _tile_extents(mod: Any, trace: Any) -> list[int]:
+    """Extents of the loops the trace's SamplePerfectTile instructions tile, in order (by replay)."""
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(mod)
+    seen: list[int] = []
+
+    def capture(inst: Any, inputs: Any, attrs: Any, decision: Any) -> Any:
+        if inst.kind.name == "SamplePerfectTile":
+            seen.append(int(sch.get(inputs[0]).extent))
+        return decision
+
+    trace.apply_to_schedule(sch, remove_postproc=True, decision_provider=capture)
+    return seen
 
 
 def _py(obj: Any) -> Any:
