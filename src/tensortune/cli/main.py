@@ -253,7 +253,7 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
 
         _, tasks = extract_tasks(model, tvm.target.Target(target))
         work = os.path.join(os.path.dirname(os.path.abspath(args.db)), f"ms-{model.name}-{args.trials}")
-        ms_db, ms_wall = tune_with_metaschedule(tasks, target, args.trials, work, seed=args.seed)
+        ms_db, ms_wall = tune_with_metaschedule(res.tasks, target, args.trials, work, seed=args.seed)
         report["metaschedule_tuning_wall_s"] = ms_wall
         builds["MetaSchedule"] = build_model(model, target, ms_db)
     lat: dict[str, float] = {}

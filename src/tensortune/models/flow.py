@@ -45,6 +45,7 @@ class TaskRow:
 class ModelTuneResult:
     rows: list[TaskRow]
     fused: Any
+    tasks: list[ModelTask]
     wall_seconds: float
     trials: int
     allocation: list[int] = field(default_factory=list)  # task row index per round
@@ -132,7 +133,7 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
         top = storage.best(r.task.key, r.task.target_json, k=1, run_id=_run_id(r, recipe, seed))
         if top and top[0].ok and top[0].cost < r.best_s:
             r.best_s, r.best_values = top[0].cost, top[0].config
-    return ModelTuneResult(rows, fused, time.perf_counter() - start, spent, allocation)
+    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation)
 
 
 def _run_id(r: TaskRow, recipe: str, seed: int) -> str:

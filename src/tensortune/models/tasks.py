@@ -48,7 +48,6 @@ class ModelTask:
     kind: str  # "conv2d", "dense", "pool", "elementwise", ...
     key: str = ""  # content hash, stable across runs
     callers: list[str] = field(default_factory=list)
-    conv: dict[str, Any] | None = None  # conv2d parameters when kind == "conv2d"
 
 
 def _calls(mod: Any) -> list[str]:
@@ -80,19 +79,19 @@ def block_kinds(func: Any) -> dict[str, bool]:
     return out
 
 
-def _kind(func: Any) -> tuple[str, dict[str, Any] | None]:
+def _kind(func: Any) -> str:
     """Classify a fused function by its main reduction block."""
     blocks = block_kinds(func)
     reducers = [n for n, r in blocks.items() if r]
     if any(n.startswith("conv2d") for n in reducers):
-        return "conv2d", None
+        return "conv2d"
     if any("matmul" in n or "dense" in n for n in reducers):
-        return "dense", None
+        return "dense"
     if any("pool" in n for n in blocks):
-        return "pool", None
+        return "pool"
     if reducers:
-        return "reduction", None
-    return "elementwise", None
+        return "reduction"
+    return "elementwise"
 
 
 def extract_tasks(model: ImportedModel, target: Any) -> tuple[Any, list[ModelTask]]:
@@ -122,8 +121,8 @@ def extract_tasks(model: ImportedModel, target: Any) -> tuple[Any, list[ModelTas
             flops = float(s_tir.analysis.estimate_tir_flops(tmod))
         except Exception:
             flops = 0.0
-        kind, conv = _kind(func)
-        by_key[key] = ModelTask(gv.name_hint, tmod, n, flops, kind, key, [gv.name_hint], conv)
+        kind = _kind(func)
+        by_key[key] = ModelTask(gv.name_hint, tmod, n, flops, kind, key, [gv.name_hint])
     tasks = sorted(by_key.values(), key=lambda t: -t.weight * t.flops)
     return fused, tasks
 

@@ -91,37 +91,49 @@ class CpuConv2d(Template):
         from tvm import s_tir
 
         f0, f1, f2, fv = v["tile_f"]
-        _, y1, y2 = v["tile_y"]
-        _, x1, x2 = v["tile_x"]
-        _, rci = v["tile_rc"]
-        _, ryi = v["tile_ry"]
-        _, rxi = v["tile_rx"]
         func, padded = self.compute(wl, fv)
         sch = s_tir.Schedule(func)
         conv = sch.get_sblock("conv")
         wb = sch.cache_write(conv, 0, "local")
         n, ko, y, x, ki, rc, ry, rx = sch.get_loops(conv)
         ko0, ko1, ko2 = sch.split(ko, [f0, f1, f2])
-        y0, y1l, y2l = sch.split(y, [None, y1, y2])
-        x0, x1l, x2l = sch.split(x, [None, x1, x2])
-        rc0, rc1 = sch.split(rc, [None, rci])
-        ry0, ry1 = sch.split(ry, [None, ryi])
-        rx0, rx1 = sch.split(rx, [None, rxi])
-        sch.reorder(n, ko0, y0, x0, ko1, y1l, x1l, rc0, ry0, rx0, rc1, ry1, rx1, ko2, y2l, x2l, ki)
-        outer = sch.fuse(n, ko0, y0, x0)
-        sch.parallel(outer)
-        sch.vectorize(ki)
+        outer, x1l, rc0 = tile_conv(sch, v, n, (ko0, ko1, ko2, ki), y, x, rc, ry, rx)
         sch.compute_inline(wb)
         sch.reverse_compute_at(sch.get_sblock("out"), x1l)
-        init = sch.decompose_reduction(conv, rc0)
-        sch.vectorize(sch.get_loops(init)[-1])
-        sch.annotate(outer, "pragma_auto_unroll_max_step", int(v["auto_unroll_max_step"]))
-        sch.annotate(outer, "pragma_unroll_explicit", int(v["unroll_explicit"]))
-        if padded:
-            pad = sch.get_sblock("pad")
-            loops = sch.get_loops(pad)
-            sch.parallel(sch.fuse(loops[0], loops[1]))
+        finish_conv(sch, conv, outer, rc0, v, "pad" if padded else None)
         return sch.mod
+
+
+def tile_conv(sch: Any, v: dict[str, Any], n: Any, f: tuple[Any, Any, Any, Any], y: Any, x: Any, rc: Any, ry: Any,
+              rx: Any) -> tuple[Any, Any, Any]:
+    """The knobs' loop nest of a conv block whose output channels are already split into
+    ``f = (parallel, middle, register, vector)``: parallel outer tiles, register block innermost,
+    vector lanes last. Returns the parallel loop, the loop the output block goes under, and the
+    outer reduction loop."""
+    ko0, ko1, ko2, ki = f
+    _, y1, y2 = v["tile_y"]
+    _, x1, x2 = v["tile_x"]
+    y0, y1l, y2l = sch.split(y, [None, y1, y2])
+    x0, x1l, x2l = sch.split(x, [None, x1, x2])
+    rc0, rc1 = sch.split(rc, [None, v["tile_rc"][1]])
+    ry0, ry1 = sch.split(ry, [None, v["tile_ry"][1]])
+    rx0, rx1 = sch.split(rx, [None, v["tile_rx"][1]])
+    sch.reorder(n, ko0, y0, x0, ko1, y1l, x1l, rc0, ry0, rx0, rc1, ry1, rx1, ko2, y2l, x2l, ki)
+    outer = sch.fuse(n, ko0, y0, x0)
+    sch.parallel(outer)
+    sch.vectorize(ki)
+    return outer, x1l, rc0
+
+
+def finish_conv(sch: Any, conv: Any, outer: Any, rc0: Any, v: dict[str, Any], pad: str | None) -> None:
+    """Vectorised accumulator init, the unroll knobs, and a parallel padding stage."""
+    init = sch.decompose_reduction(conv, rc0)
+    sch.vectorize(sch.get_loops(init)[-1])
+    sch.annotate(outer, "pragma_auto_unroll_max_step", int(v["auto_unroll_max_step"]))
+    sch.annotate(outer, "pragma_unroll_explicit", int(v["unroll_explicit"]))
+    if pad is not None:
+        loops = sch.get_loops(sch.get_sblock(pad))
+        sch.parallel(sch.fuse(loops[0], loops[1]))
 
 
 class CpuConv2dSmall(CpuConv2d):

@@ -265,45 +265,25 @@ class FusedConv2d(TirTemplate):
         from tvm import s_tir
 
         from tensortune.models.tasks import block_kinds
+        from tensortune.templates.cpu_conv2d import finish_conv, tile_conv
 
-        f0, f1, f2, fv = v["tile_f"]
-        _, y1, y2 = v["tile_y"]
-        _, x1, x2 = v["tile_x"]
-        _, rci = v["tile_rc"]
-        _, ryi = v["tile_ry"]
-        _, rxi = v["tile_rx"]
         sch = s_tir.Schedule(wl.mod)
         conv = sch.get_sblock("conv2d_nchw")
         names = list(block_kinds(wl.mod["main"]))
         outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))}
-        wb = sch.cache_write(conv, 0, "local")
-        # the epilogue (batch-norm arithmetic, bias, residual, relu) folds into the output block
-        epilogue = [n for n in _topological(sch, names) if n not in ("pad_temp", "conv2d_nchw") and n not in outputs]
-        sch.compute_inline(wb)
-        for name in epilogue:
-            sch.compute_inline(sch.get_sblock(name))
         if len(outputs) != 1:
             raise InstantiationError(f"fused conv2d with {len(outputs)} outputs")
-        out = sch.get_sblock(next(iter(outputs)))
+        wb = sch.cache_write(conv, 0, "local")
+        # the epilogue (batch-norm arithmetic, bias, residual, relu) folds into the output block
+        sch.compute_inline(wb)
+        for name in _topological(sch, names):
+            if name not in ("pad_temp", "conv2d_nchw") and name not in outputs:
+                sch.compute_inline(sch.get_sblock(name))
         n, ko, y, x, rc, ry, rx = sch.get_loops(conv)
-        ko0, ko1, ko2, ki = sch.split(ko, [f0, f1, f2, fv])
-        y0, y1l, y2l = sch.split(y, [None, y1, y2])
-        x0, x1l, x2l = sch.split(x, [None, x1, x2])
-        rc0, rc1 = sch.split(rc, [None, rci])
-        ry0, ry1 = sch.split(ry, [None, ryi])
-        rx0, rx1 = sch.split(rx, [None, rxi])
-        sch.reorder(n, ko0, y0, x0, ko1, y1l, x1l, rc0, ry0, rx0, rc1, ry1, rx1, ko2, y2l, x2l, ki)
-        outer = sch.fuse(n, ko0, y0, x0)
-        sch.parallel(outer)
-        sch.vectorize(ki)
-        sch.reverse_compute_at(out, x1l)
-        init = sch.decompose_reduction(conv, rc0)
-        sch.vectorize(sch.get_loops(init)[-1])
-        sch.annotate(outer, "pragma_auto_unroll_max_step", int(v["auto_unroll_max_step"]))
-        sch.annotate(outer, "pragma_unroll_explicit", int(v["unroll_explicit"]))
-        if "pad_temp" in names:
-            loops = sch.get_loops(sch.get_sblock("pad_temp"))
-            sch.parallel(sch.fuse(loops[0], loops[1]))
+        f = sch.split(ko, list(v["tile_f"]))
+        outer, x1l, rc0 = tile_conv(sch, v, n, tuple(f), y, x, rc, ry, rx)  # type: ignore[arg-type]
+        sch.reverse_compute_at(sch.get_sblock(next(iter(outputs))), x1l)
+        finish_conv(sch, conv, outer, rc0, v, "pad_temp" if "pad_temp" in names else None)
         return postprocess(sch)
 
 

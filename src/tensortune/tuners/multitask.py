@@ -87,7 +87,7 @@ class GradientAllocator:
         live = [i for i, t in enumerate(tasks) if not t.exhausted]
         if not live:
             return None
-        fresh = [i for i in live if not t_history(tasks[i])]
+        fresh = [i for i in live if not tasks[i].history]
         if fresh:
             return fresh[0]
         if self.rng.random() < self.epsilon:
@@ -95,10 +95,6 @@ class GradientAllocator:
         grads = [self.gradient(i, tasks) for i in live]
         self.last_gradients = grads
         return live[int(np.argmin(grads))]
-
-
-def t_history(t: TaskProgress) -> bool:
-    return bool(t.history)
 
 
 ALLOCATORS = {"round-robin": RoundRobin, "gradient": GradientAllocator}
