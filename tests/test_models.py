@@ -148,7 +148,7 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     src.write_text(TINY)
     db, rep, out = task_env / "t.db", task_env / "r.json", task_env / "msdb"
     rc = main(["tune", "--model", f"{src}:Tiny", "--trials", "24", "--round-size", "8", "--batch-size", "8",
-               "--compare", "untuned,eager", "--db", str(db), "--out", str(rep), "--no-progress",
+               "--compare", "untuned,eager,metaschedule", "--db", str(db), "--out", str(rep), "--no-progress",
                "--repeat", "3", "--min-repeat-ms", "5"])
     assert rc == 0
     report = json.loads(rep.read_text())
@@ -158,7 +158,11 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     assert sum(t["trials"] for t in report["tasks"]) == 24
     for name, err in report["max_abs_error"].items():
         assert err < 1e-3, name
-    assert set(report["latency_ms"]) == {"tensortune", "TVM untuned", "PyTorch eager"}
+    assert set(report["latency_ms"]) == {"tensortune", "TVM untuned", "PyTorch eager", "MetaSchedule"}
+    assert set(report["max_abs_error"]) == {"tensortune", "TVM untuned", "MetaSchedule"}
+    ms_trials = [t["metaschedule_trials"] for t in report["tasks"]]  # same budget for MetaSchedule
+    assert 0 < sum(ms_trials) <= 24 and report["metaschedule_tuning_wall_s"] > 0
+    assert any(t["metaschedule_best_s"] for t in report["tasks"])
     assert main(["export", "--format", "metaschedule", "--db", str(db), "--out", str(out)]) == 0
     jdb = ms.database.JSONDatabase(str(out / "workload.json"), str(out / "tuning_record.json"))
     tuned = [t for t in report["tasks"] if t["trials"] > 0]
@@ -172,6 +176,7 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
 
     from tensortune.measure.tvm_measurer import default_cpu_target
     from tensortune.models.importer import load_model
+    from tensortune.models.ms_build import build_cpu_kernel
     from tensortune.models.tasks import extract_tasks
     from tensortune.tuners.ms_strategy import TensortuneStrategy
 
@@ -183,9 +188,40 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
     conv = next(t for t in tasks if t.kind == "conv2d")
     db = ms.tune_tir(conv.mod, target, str(task_env / "ms"), max_trials_global=8, num_trials_per_iter=4,
                      strategy=TensortuneStrategy("autotvm", seed=0),
+                     builder=ms.builder.LocalBuilder(f_build=build_cpu_kernel),
                      runner=ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=1)))
     recs = db.get_all_tuning_records()
     assert 1 <= len(recs) <= 8  # the strategy never asks for more than the budget
     ok = [r for r in recs if r.run_secs is not None and all(float(s) < 1.0 for s in r.run_secs)]
-    assert ok, "no candidate of the strategy built and ran"
+    assert len(ok) == len(recs), f"{len(recs) - len(ok)} of {len(recs)} candidates failed to build or run"
     assert os.path.exists(task_env / "ms")
+
+
+def test_metaschedule_logging_survives_foreign_handlers(tmp_path) -> None:
+    """Regression (CI stop 12): after one MetaSchedule run, pytest attaches an unnamed capture handler
+    to MetaSchedule's non-propagating logger, and the next tune_tir crashed in its logging set-up."""
+    import logging
+
+    from tvm.s_tir.meta_schedule.logging import get_loggers_from_work_dir
+
+    from tensortune.tuners.ms_strategy import detach_foreign_meta_schedule_log_handlers
+
+    ms_logger = logging.getLogger("tvm.s_tir.meta_schedule")
+    saved = (list(ms_logger.handlers), ms_logger.propagate)
+    foreign = logging.StreamHandler()
+    try:
+        ms_logger.propagate = False
+        ms_logger.addHandler(foreign)
+        with pytest.raises(AttributeError):
+            get_loggers_from_work_dir(str(tmp_path / "a"), ["t0"])
+        ms_logger.addHandler(foreign)
+        detach_foreign_meta_schedule_log_handlers()
+        assert foreign not in ms_logger.handlers
+        loggers = get_loggers_from_work_dir(str(tmp_path / "b"), ["t0"])
+        assert len(loggers) == 1 and (tmp_path / "b" / "logs").is_dir()
+    finally:
+        for h in list(ms_logger.handlers):
+            ms_logger.removeHandler(h)
+        for h in saved[0]:
+            ms_logger.addHandler(h)
+        ms_logger.propagate = saved[1]

@@ -41,6 +41,8 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
     from tvm.ir.utils import derived_object
     from tvm.s_tir import meta_schedule as ms
 
+    from tensortune.models.ms_build import build_cpu_kernel
+
     func = metaschedule_func(task)
     target = tvm.target.Target(task.target)
     batches: list[tuple[float, list[float]]] = []
@@ -63,6 +65,7 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
         with ms.Profiler() as prof:
             t0 = time.perf_counter()
             ms.tune_tir(func, target, wd, max_trials_global=trials, num_trials_per_iter=trials_per_iter,
+                        builder=ms.builder.LocalBuilder(f_build=build_cpu_kernel),  # see models/ms_build.py
                         runner=runner, measure_callbacks=callbacks, seed=seed, num_tuning_cores=2)
             total = time.perf_counter() - t0
         timers = {str(k): float(v) for k, v in prof.get().items()}

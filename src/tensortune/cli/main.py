@@ -247,14 +247,26 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     if "untuned" in compare:
         builds["TVM untuned"] = build_model(model, target)
     if "metaschedule" in compare:
-        import tvm
+        from tensortune.models.flow import metaschedule_best
 
-        from tensortune.models.tasks import extract_tasks
-
-        _, tasks = extract_tasks(model, tvm.target.Target(target))
         work = os.path.join(os.path.dirname(os.path.abspath(args.db)), f"ms-{model.name}-{args.trials}")
-        ms_db, ms_wall = tune_with_metaschedule(res.tasks, target, args.trials, work, seed=args.seed)
+        console.print(f"MetaSchedule: the same {len(res.tasks)} tasks and weights, {args.trials} measurements, "
+                      f"{args.round_size} per iteration; work dir {work}")
+        ms_db, ms_wall = tune_with_metaschedule(res.tasks, target, args.trials, work, seed=args.seed,
+                                                per_iter=args.round_size)
         report["metaschedule_tuning_wall_s"] = ms_wall
+        ms_best = metaschedule_best(res.tasks, ms_db)
+        for row, (n, best) in zip(report["tasks"], ms_best, strict=True):
+            row["metaschedule_trials"], row["metaschedule_best_s"] = n, best
+        tab = Table(title=f"{model.name}: tensortune vs MetaSchedule per task (tuning wall {res.wall_seconds:.0f} s vs "
+                          f"{ms_wall:.0f} s)")
+        for col in ("#", "task", "calls", "tensortune trials", "tensortune us", "MetaSchedule trials", "MetaSchedule us"):
+            tab.add_column(col, justify="left" if col == "task" else "right")
+        for i, (r, (n, best)) in enumerate(zip(res.rows, ms_best, strict=True), 1):
+            tab.add_row(str(i), r.name[:56], str(r.weight), str(r.trials),
+                        f"{r.best_s * 1e6:.1f}" if r.best_s < float("inf") else "-", str(n),
+                        f"{best * 1e6:.1f}" if best is not None else "-")
+        console.print(tab)
         builds["MetaSchedule"] = build_model(model, target, ms_db)
     lat: dict[str, float] = {}
     for name, ex in builds.items():  # check every build, then time them back to back

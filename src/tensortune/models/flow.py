@@ -153,7 +153,10 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
     import tvm
     from tvm.s_tir import meta_schedule as ms
 
+    from tensortune.models.ms_build import build_cpu_kernel
+
     tgt = tvm.target.Target(target)
+    os.makedirs(work_dir, exist_ok=True)  # tune_tasks writes its JSON database there but does not create it
     t0 = time.perf_counter()
     ctxs, weights = [], []
     for t in tasks:
@@ -162,6 +165,22 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
                                    rand_state=seed))
         weights.append(float(t.weight))
     runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=20))
+    builder = ms.builder.LocalBuilder(f_build=build_cpu_kernel)  # see models/ms_build.py: no 43 s import per batch
     db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
-                            num_trials_per_iter=per_iter, runner=runner)
+                            num_trials_per_iter=per_iter, builder=builder, runner=runner)
     return db, time.perf_counter() - t0
+
+
+def metaschedule_best(tasks: list[ModelTask], db: Any) -> list[tuple[int, float | None]]:
+    """Per task: how many records MetaSchedule's database holds and the best mean run time (s)."""
+    out: list[tuple[int, float | None]] = []
+    for t in tasks:
+        if not db.has_workload(t.mod):
+            out.append((0, None))
+            continue
+        wl = db.commit_workload(t.mod)
+        recs = db.get_top_k(wl, 1 << 30)
+        runs = [float(sum(float(x) for x in r.run_secs) / len(r.run_secs)) for r in recs
+                if r.run_secs and all(float(x) < 1e9 for x in r.run_secs)]
+        out.append((len(recs), min(runs) if runs else None))
+    return out

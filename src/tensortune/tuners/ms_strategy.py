@@ -11,8 +11,25 @@ from __future__ import annotations
 from typing import Any
 
 
+def detach_foreign_meta_schedule_log_handlers() -> None:
+    """Detach handlers that MetaSchedule did not create from its logger.
+
+    ``tune_tir`` / ``tune_relax`` rebuild logging with ``dictConfig`` from the names of the handlers
+    already on ``tvm.s_tir.meta_schedule`` and crash on any it did not define (an unnamed one gives
+    ``'NoneType' object has no attribute 'format'``). After a first MetaSchedule run makes that
+    logger non-propagating, pytest's log capture (or an application) attaches such handlers.
+    ``dictConfig`` removes every existing handler of the logger anyway, so nothing is lost."""
+    import logging
+
+    ms_logger = logging.getLogger("tvm.s_tir.meta_schedule")
+    for handler in list(ms_logger.handlers):
+        if not (handler.get_name() or "").startswith("tvm.s_tir.meta_schedule"):
+            ms_logger.removeHandler(handler)
+
+
 def TensortuneStrategy(recipe: str = "autotvm", seed: int = 0, **options: Any) -> Any:  # noqa: N802
     """A MetaSchedule search strategy driven by a tensortune recipe."""
+    detach_foreign_meta_schedule_log_handlers()
     import numpy as np
     from tvm.ir.utils import derived_object
     from tvm.s_tir import analysis
