@@ -176,7 +176,7 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
 
     from tensortune.measure.tvm_measurer import default_cpu_target
     from tensortune.models.importer import load_model
-    from tensortune.models.ms_build import build_cpu_kernel
+    from tensortune.models.ms_build import cpu_builder
     from tensortune.models.tasks import extract_tasks
     from tensortune.tuners.ms_strategy import TensortuneStrategy
 
@@ -188,7 +188,7 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
     conv = next(t for t in tasks if t.kind == "conv2d")
     db = ms.tune_tir(conv.mod, target, str(task_env / "ms"), max_trials_global=8, num_trials_per_iter=4,
                      strategy=TensortuneStrategy("autotvm", seed=0),
-                     builder=ms.builder.LocalBuilder(f_build=build_cpu_kernel),
+                     builder=cpu_builder(),
                      runner=ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=1)))
     recs = db.get_all_tuning_records()
     assert 1 <= len(recs) <= 8  # the strategy never asks for more than the budget

@@ -41,7 +41,8 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
     from tvm.ir.utils import derived_object
     from tvm.s_tir import meta_schedule as ms
 
-    from tensortune.models.ms_build import build_cpu_kernel
+    from tensortune.models.ms_build import cpu_builder
+    from tensortune.tuners.ms_strategy import detach_foreign_meta_schedule_log_handlers
 
     func = metaschedule_func(task)
     target = tvm.target.Target(task.target)
@@ -62,10 +63,11 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
         evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=repeat, min_repeat_ms=min_repeat_ms))
     callbacks = list(ms.measure_callback.MeasureCallback.create("default")) + [_Record()]
     with tempfile.TemporaryDirectory(prefix="tensortune-ms-", dir=work_dir) as wd:
+        detach_foreign_meta_schedule_log_handlers()  # tune_tir rebuilds logging from them
         with ms.Profiler() as prof:
             t0 = time.perf_counter()
             ms.tune_tir(func, target, wd, max_trials_global=trials, num_trials_per_iter=trials_per_iter,
-                        builder=ms.builder.LocalBuilder(f_build=build_cpu_kernel),  # see models/ms_build.py
+                        builder=cpu_builder(),  # see models/ms_build.py
                         runner=runner, measure_callbacks=callbacks, seed=seed, num_tuning_cores=2)
             total = time.perf_counter() - t0
         timers = {str(k): float(v) for k, v in prof.get().items()}

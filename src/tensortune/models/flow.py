@@ -153,7 +153,7 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
     import tvm
     from tvm.s_tir import meta_schedule as ms
 
-    from tensortune.models.ms_build import build_cpu_kernel
+    from tensortune.models.ms_build import cpu_builder
 
     tgt = tvm.target.Target(target)
     os.makedirs(work_dir, exist_ok=True)  # tune_tasks writes its JSON database there but does not create it
@@ -165,9 +165,8 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
                                    rand_state=seed))
         weights.append(float(t.weight))
     runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=20))
-    builder = ms.builder.LocalBuilder(f_build=build_cpu_kernel)  # see models/ms_build.py: no 43 s import per batch
     db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
-                            num_trials_per_iter=per_iter, builder=builder, runner=runner)
+                            num_trials_per_iter=per_iter, builder=cpu_builder(), runner=runner)
     return db, time.perf_counter() - t0
 
 

@@ -19,3 +19,10 @@ def build_cpu_kernel(mod: Any, target: Any, _params: Any = None) -> Any:
 
     mod = RemoveWeightLayoutRewriteBlock(skip_tensor_rewrite=True)(mod)
     return tvm.tirx.build(mod, target, "default")
+
+
+def cpu_builder() -> Any:
+    """MetaSchedule's ``LocalBuilder`` with :func:`build_cpu_kernel`: what our comparisons and tests pass."""
+    from tvm.s_tir import meta_schedule as ms
+
+    return ms.builder.LocalBuilder(f_build=build_cpu_kernel)
