@@ -110,7 +110,7 @@ def test_onnx_import_builds_and_matches_numpy(task_env) -> None:
     import torch
 
     from tensortune.measure.tvm_measurer import default_cpu_target
-    from tensortune.models.build import build_model, run_model
+    from tensortune.models.build import build_model
     from tensortune.models.importer import load_model
 
     path = str(task_env / "tiny.onnx")
@@ -119,7 +119,7 @@ def test_onnx_import_builds_and_matches_numpy(task_env) -> None:
     assert m.source == "onnx" and m.input_shape == (1, 3, 8, 8)
     x = m.example_input()
     ref = torch.relu(torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b), padding=1))
-    out = run_model(build_model(m, default_cpu_target()), x)
+    out = build_model(m, default_cpu_target()).run(x)
     np.testing.assert_allclose(out, ref.numpy(), rtol=1e-4, atol=1e-4)
 
 
@@ -138,6 +138,86 @@ def test_bad_model_specs_give_clear_errors(tmp_path) -> None:
         load_model(f"{p}:Other")
 
 
+def _random_schedules(model, target, seed: int = 0):
+    """Each task our conv template covers, with a random config of its space (no measuring)."""
+    from tensortune.models.build import TunedSchedule
+    from tensortune.models.flow import ModelTuneResult, plan_tasks
+
+    fused, tasks, rows = plan_tasks(model, target)
+    rng = np.random.default_rng(seed)
+    out = []
+    for r in rows:
+        if r.template == "conv2d_nchw_fused.llvm":
+            cfg = r.task.space.sample(1, rng)[0]
+            r.best_values, r.best_s = r.task.space.values(cfg), 1e-3
+            out.append(TunedSchedule(r.task.workload.mod, r.template, r.best_values, r.best_s, r.task.workload.task_key))
+    return out, ModelTuneResult(rows, fused, tasks, 0.0, 0)
+
+
+@pytest.mark.slow
+def test_tuned_kernels_keep_their_parallel_loop_and_every_core_inside_the_model(task_env, monkeypatch) -> None:
+    """Kernel parity (models issue): the tuned functions of a built model are compiled with their
+    parallel loop, and run with the target's core count even when the calling thread's TVM pool was
+    already created at TVM's default (half the cores on x86, so one core here)."""
+    import threading
+
+    from tensortune.core.threads import runtime_threads, target_cores
+    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.models.build import build_model, to_database
+    from tensortune.models.importer import load_model
+    from tensortune.models.pipeline import SUFFIX, profile_rows
+
+    monkeypatch.setenv("TVM_NUM_THREADS", "1")  # restored after the test
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    target = {**default_cpu_target(), "num-cores": 2}
+    schedules, result = _random_schedules(m, target)
+    assert len(schedules) == 2
+    built = build_model(m, target, to_database(schedules, target))
+    tuned = {c + SUFFIX for t, r in zip(result.tasks, result.rows, strict=True) if r.best_values for c in t.callers}
+    assert tuned and tuned <= built.parallel_functions(), f"compiled without a parallel loop: {tuned - built.parallel_functions()}"
+    # the check can fail: TVM's default lowering of the same model has no parallel loop at all
+    assert not build_model(m, target).parallel_functions()
+    x = m.example_input()
+    seen: list[int] = []
+
+    def from_a_thread_with_a_default_pool() -> None:
+        os.environ["TVM_NUM_THREADS"] = "1"  # this thread's pool is created at 1 worker...
+        assert runtime_threads() == 1
+        seen.append(built.threads_inside(x))  # ...the model still runs its kernels on 2
+
+    t = threading.Thread(target=from_a_thread_with_a_default_pool)
+    t.start()
+    t.join()
+    assert seen == [target_cores(target)] == [2]
+    prof, rest = profile_rows(result, built.profile(x, runs=2))
+    assert {p.task for p in prof if p.tuned_us} == {r.name for r in result.rows if r.best_values}
+    assert all(p.in_model_us > 0 and p.calls >= 1 for p in prof) and rest >= 0
+    assert abs(sum(p.share for p in prof) + rest / (rest + sum(p.in_model_us * p.calls * 1e-6 for p in prof)) - 1) < 1e-6
+
+
+def test_call_with_threads_gives_a_fresh_pool_when_the_thread_has_another(monkeypatch) -> None:
+    import threading
+
+    from tensortune.core.threads import call_with_threads, runtime_threads
+
+    out: list[tuple[int, int]] = []
+
+    def body() -> None:
+        os.environ["TVM_NUM_THREADS"] = "1"
+        first = runtime_threads()
+        out.append((first, call_with_threads(2, runtime_threads)))
+
+    monkeypatch.setenv("TVM_NUM_THREADS", "1")
+    t = threading.Thread(target=body)
+    t.start()
+    t.join()
+    assert out == [(1, 2)]
+    with pytest.raises(KeyError):
+        call_with_threads(1, lambda: {}["missing"])  # errors reach the caller
+
+
 @pytest.mark.slow
 def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     from tvm.s_tir import meta_schedule as ms
@@ -148,8 +228,8 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     src.write_text(TINY)
     db, rep, out = task_env / "t.db", task_env / "r.json", task_env / "msdb"
     rc = main(["tune", "--model", f"{src}:Tiny", "--trials", "24", "--round-size", "8", "--batch-size", "8",
-               "--compare", "untuned,eager,metaschedule", "--db", str(db), "--out", str(rep), "--no-progress",
-               "--repeat", "3", "--min-repeat-ms", "5"])
+               "--compare", "untuned,eager,frozen,onnxruntime,metaschedule", "--db", str(db), "--out", str(rep),
+               "--no-progress", "--repeat", "3", "--min-repeat-ms", "5"])
     assert rc == 0
     report = json.loads(rep.read_text())
     assert report["trials"] == 24
@@ -158,15 +238,66 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     assert sum(t["trials"] for t in report["tasks"]) == 24
     for name, err in report["max_abs_error"].items():
         assert err < 1e-3, name
-    assert set(report["latency_ms"]) == {"tensortune", "TVM untuned", "PyTorch eager", "MetaSchedule"}
-    assert set(report["max_abs_error"]) == {"tensortune", "TVM untuned", "MetaSchedule"}
+    assert set(report["latency_ms"]) == {"tensortune", "TVM untuned", "PyTorch eager", "PyTorch frozen",
+                                         "ONNX Runtime", "MetaSchedule"}
+    assert set(report["max_abs_error"]) == set(report["latency_ms"])  # every peer's output was checked
+    assert all(len(v) >= 3 for v in report["repeats_ms"].values()) and report["sgemm_gflops"] > 0
     ms_trials = [t["metaschedule_trials"] for t in report["tasks"]]  # same budget for MetaSchedule
     assert 0 < sum(ms_trials) <= 24 and report["metaschedule_tuning_wall_s"] > 0
     assert any(t["metaschedule_best_s"] for t in report["tasks"])
+    # the profile: every tuned task inside the built model, next to its tuned time
+    tuned = {t["name"] for t in report["tasks"] if t["best_s"]}
+    prof = {p["task"]: p for p in report["profile"]}
+    assert tuned <= set(prof) and all(prof[t]["tuned_us"] > 0 and prof[t]["ratio"] > 0 for t in tuned)
+    assert report["threads"] == os.cpu_count()
+    printed = capsys.readouterr().out
+    assert "per task inside the built model" in printed and "Unroll hint" not in printed
+    assert os.path.getsize(report["log_path"]) > 0  # TVM's own lines went to the run's log
     assert main(["export", "--format", "metaschedule", "--db", str(db), "--out", str(out)]) == 0
     jdb = ms.database.JSONDatabase(str(out / "workload.json"), str(out / "tuning_record.json"))
-    tuned = [t for t in report["tasks"] if t["trials"] > 0]
-    assert len(jdb) == len(tuned)
+    tuned_rows = [t for t in report["tasks"] if t["trials"] > 0]
+    assert len(jdb) == len(tuned_rows)
+    # the stored run: profile it, and write it as a library that a fresh process loads with TVM alone
+    assert main(["profile", "--model", f"{src}:Tiny", "--db", str(db)]) == 0
+    assert "per task inside the built model" in capsys.readouterr().out
+    lib = task_env / "tiny.so"
+    assert main(["build", "--model", f"{src}:Tiny", "--db", str(db), "--out", str(lib)]) == 0
+    meta = json.loads((task_env / "tiny.json").read_text())
+    assert lib.exists() and meta["check"]["against"] == "PyTorch" and meta["check"]["max_abs_error"] < 1e-4
+    assert main(["build", "--model", f"{src}:Tiny", "--db", str(db), "--out", str(lib)]) == 2  # exists: refused
+    assert main(["build", "--model", f"{src}:Tiny", "--db", str(db), "--out", str(task_env / "no" / "x.so")]) == 2
+
+
+def test_deployed_library_runs_with_the_tvm_runtime_alone(task_env) -> None:
+    """The README's loading lines, in a fresh interpreter that imports no tensortune module."""
+    import subprocess
+    import sys
+
+    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.models.build import build_model
+    from tensortune.models.deploy import write_library
+    from tensortune.models.importer import load_model
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    x = m.example_input()
+    lib = str(task_env / "m.so")
+    write_library(build_model(m, default_cpu_target()), lib, model="tiny", input_shape=m.input_shape,
+                  input_dtype="float32", x=x, ref=m.torch_output(x))
+    np.save(task_env / "x.npy", x)
+    code = textwrap.dedent(f"""
+        import os, sys; os.environ.setdefault("TVM_NUM_THREADS", "2")
+        import numpy as np, tvm
+        from tvm.runtime.vm import VirtualMachine
+        vm = VirtualMachine(tvm.runtime.load_module({lib!r}), tvm.cpu())
+        y = vm["main"](tvm.runtime.tensor(np.load({str(task_env / "x.npy")!r})))
+        y = (y if isinstance(y, tvm.runtime.Tensor) else y[0]).numpy()  # torch imports return a tuple
+        assert not [k for k in sys.modules if k.startswith("tensortune")]
+        np.save({str(task_env / "y.npy")!r}, y)
+    """)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+    np.testing.assert_allclose(np.load(task_env / "y.npy"), m.torch_output(x), rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.slow

@@ -41,11 +41,13 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
     from tvm.ir.utils import derived_object
     from tvm.s_tir import meta_schedule as ms
 
+    from tensortune.core.threads import set_default_threads, target_cores
     from tensortune.models.ms_build import cpu_builder
     from tensortune.tuners.ms_strategy import detach_foreign_meta_schedule_log_handlers
 
     func = metaschedule_func(task)
     target = tvm.target.Target(task.target)
+    set_default_threads(target_cores(task.target))  # its runner processes inherit it, as ours get it
     batches: list[tuple[float, list[float]]] = []
 
     @derived_object

@@ -15,20 +15,20 @@ import sys
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from tensortune.cli.common import (
+    UserError,
+    _Parser,
+    check_tuner,
+    console,
+    measurer_for,
+    open_storage,
+    parse_target_arg,
+)
+from tensortune.cli.model_cmds import cmd_build, cmd_profile, cmd_tune_model
 from tensortune.measure.base import Task
 from tensortune.storage.sqlite import StorageError
-
-
-class UserError(Exception):
-    """Bad input: reported as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"tensortune: error: {message} (see --help)\n")
-        raise SystemExit(2)
 
 
 # ---------------------------------------------------------------------------- argument helpers
@@ -102,18 +102,6 @@ def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
     return out
 
 
-def _open_storage(path: str, readonly: bool = False) -> Any:
-    from tensortune.storage import SQLiteStorage
-
-    if not readonly:
-        p = Path(path)
-        if p.exists() and not os.access(p, os.W_OK):
-            raise UserError(f"cannot write database {path}: permission denied")
-        if not p.exists() and not os.access(p.parent if str(p.parent) else Path("."), os.W_OK):
-            raise UserError(f"cannot create database {path}: directory not writable")
-    return SQLiteStorage(path, readonly=readonly)
-
-
 def _budget(args: argparse.Namespace) -> Any:
     from tensortune.tuners import Budget
 
@@ -124,52 +112,11 @@ def _budget(args: argparse.Namespace) -> Any:
     return Budget(trials=args.trials, seconds=args.time_limit, early_stopping=args.early_stopping)
 
 
-def _measurer(args: argparse.Namespace, target: dict) -> Any:
-    from tensortune.measure.tvm_measurer import RpcTracker, TimingPolicy, TvmMeasurer
-
-    if target["kind"] == "vta-sim":
-        if args.rpc:
-            raise UserError("--rpc does not apply to the vta-sim target (it is an analytical model)")
-        from tensortune.measure.vta_measurer import VtaSimMeasurer
-
-        return VtaSimMeasurer(functional=args.functional)
-    if args.functional:
-        raise UserError("--functional applies to --target vta-sim only")
-    rpc = None
-    if args.rpc:
-        parts = args.rpc.split(":")
-        if len(parts) != 3 or not parts[1].isdigit():
-            raise UserError(f"--rpc takes host:port:key, got {args.rpc!r}")
-        rpc = RpcTracker(parts[0], int(parts[1]), parts[2])
-    if args.repeat < 1 or args.min_repeat_ms < 0:
-        raise UserError("--repeat must be >= 1 and --min-repeat-ms >= 0")
-    return TvmMeasurer(build_workers=args.build_workers, build_timeout=args.build_timeout, run_timeout=args.run_timeout,
-                       timing=TimingPolicy(args.repeat, args.min_repeat_ms), rpc=rpc, rpc_parallel=args.rpc_parallel,
-                       run_threads=int(target.get("num-cores", os.cpu_count() or 1)))
-
-
-def _target(text: str) -> dict:
-    from tensortune.measure.tvm_measurer import parse_target
-
-    try:
-        return parse_target(text)
-    except ValueError as e:
-        raise UserError(str(e)) from None
-
-
 def _recipe_options(args: argparse.Namespace) -> dict:
     opts = {"plan_size": args.plan_size}
     if args.loss is not None:
         opts["loss"] = args.loss
     return opts
-
-
-def _check_tuner(names: list[str]) -> None:
-    from tensortune.tuners import recipe_names
-
-    for n in names:
-        if n not in recipe_names():
-            raise UserError(f"unknown tuner {n!r}; known tuners: {', '.join(recipe_names())}")
 
 
 def _fmt_config(cfg: dict | None) -> str:
@@ -189,128 +136,22 @@ def _whole_model(args: argparse.Namespace) -> bool:
     return args.model not in BUILTIN or args.target == "llvm"
 
 
-def cmd_tune_model(args: argparse.Namespace) -> int:
-    """Whole model: import, extract tasks, share the budget, build with the best schedules, check and time."""
-    import json
-
-    from tensortune.models.build import build_model, max_error, run_model, time_model, time_torch, to_database
-    from tensortune.models.flow import tune_model, tune_with_metaschedule
-    from tensortune.models.importer import ModelError, load_model
-
-    if args.target != "llvm":
-        raise UserError("whole-model tuning runs on this CPU (--target llvm)")
-    if any(x for x in (args.layer, args.conv, args.dense)):
-        raise UserError("give exactly one of --model, --layer, --conv, --dense")
-    compare = [c for c in (args.compare or "").split(",") if c]
-    bad = [c for c in compare if c not in ("eager", "untuned", "metaschedule")]
-    if bad:
-        raise UserError(f"--compare takes eager, untuned, metaschedule; not {', '.join(bad)}")
-    _check_tuner([args.tuner])
-    target = _target(args.target)
-    try:
-        model = load_model(args.model, args.input_shape, seed=args.seed)
-    except ModelError as e:
-        raise UserError(str(e)) from None
-    console = _console()
-    storage = _open_storage(args.db)
-    console.print(f"{model.name}: input {model.input_shape}; budget {args.trials} measurements shared by its tasks "
-                  f"({args.allocator} allocator, {args.round_size} per round, recipe {args.tuner})")
-
-    def on_round(k: int, row: Any, spent: int) -> None:
-        if not args.no_progress:
-            console.print(f"  round {k:3d}: {row.name[:48]:48s} {row.trials:4d} trials  {row.gflops:7.1f} GFLOP/s  "
-                          f"[{spent}/{args.trials}]")
-
-    with _measurer(args, target) as measurer:
-        res = tune_model(model, target, measurer=measurer, storage=storage, recipe=args.tuner, trials=args.trials,
-                         allocator=args.allocator, round_size=args.round_size, seed=args.seed,
-                         batch_size=args.batch_size, use_templates=not args.no_templates, on_round=on_round)
-    from rich.table import Table
-
-    tab = Table(title=f"{model.name}: tasks ({res.trials} measurements, {res.wall_seconds:.0f} s)")
-    for col in ("#", "task", "calls", "MFLOP", "tuned by", "trials", "best us", "GFLOP/s"):
-        tab.add_column(col, justify="right" if col not in ("task", "tuned by") else "left")
-    for i, r in enumerate(res.rows, 1):
-        tab.add_row(str(i), r.name[:56], str(r.weight), f"{r.flops / 1e6:.1f}", r.how, str(r.trials),
-                    f"{r.best_s * 1e6:.1f}" if r.best_s < float("inf") else "-", f"{r.gflops:.1f}" if r.gflops else "-")
-    console.print(tab)
-    x = model.example_input(args.seed)
-    ref = model.torch_output(x)
-    report: dict[str, Any] = {"model": model.name, "input_shape": list(model.input_shape), "trials": res.trials,
-                              "tuning_wall_s": res.wall_seconds, "tasks": [
-                                  {"name": r.name, "kind": r.kind, "calls": r.weight, "flops": r.flops, "tuned_by": r.how,
-                                   "trials": r.trials, "best_s": r.best_s if r.best_s < float("inf") else None}
-                                  for r in res.rows]}
-    builds: dict[str, Any] = {}
-    db = to_database(res.schedules(), target)
-    builds["tensortune"] = build_model(model, target, db)
-    if "untuned" in compare:
-        builds["TVM untuned"] = build_model(model, target)
-    if "metaschedule" in compare:
-        from tensortune.models.flow import metaschedule_best
-
-        work = os.path.join(os.path.dirname(os.path.abspath(args.db)), f"ms-{model.name}-{args.trials}")
-        console.print(f"MetaSchedule: the same {len(res.tasks)} tasks and weights, {args.trials} measurements, "
-                      f"{args.round_size} per iteration; work dir {work}")
-        ms_db, ms_wall = tune_with_metaschedule(res.tasks, target, args.trials, work, seed=args.seed,
-                                                per_iter=args.round_size)
-        report["metaschedule_tuning_wall_s"] = ms_wall
-        ms_best = metaschedule_best(res.tasks, ms_db)
-        for row, (n, best) in zip(report["tasks"], ms_best, strict=True):
-            row["metaschedule_trials"], row["metaschedule_best_s"] = n, best
-        tab = Table(title=f"{model.name}: tensortune vs MetaSchedule per task (tuning wall {res.wall_seconds:.0f} s vs "
-                          f"{ms_wall:.0f} s)")
-        for col in ("#", "task", "calls", "tensortune trials", "tensortune us", "MetaSchedule trials", "MetaSchedule us"):
-            tab.add_column(col, justify="left" if col == "task" else "right")
-        for i, (r, (n, best)) in enumerate(zip(res.rows, ms_best, strict=True), 1):
-            tab.add_row(str(i), r.name[:56], str(r.weight), str(r.trials),
-                        f"{r.best_s * 1e6:.1f}" if r.best_s < float("inf") else "-", str(n),
-                        f"{best * 1e6:.1f}" if best is not None else "-")
-        console.print(tab)
-        builds["MetaSchedule"] = build_model(model, target, ms_db)
-    lat: dict[str, float] = {}
-    for name, ex in builds.items():  # check every build, then time them back to back
-        out = run_model(ex, x)
-        if ref is not None:
-            err, scale = max_error(out, ref)
-            ok = err <= 1e-3 * max(scale, 1e-6) + 1e-5
-            console.print(f"{name}: output vs PyTorch max abs error {err:.2e} (output max {scale:.2e}) "
-                          f"{'OK' if ok else 'MISMATCH'}")
-            report.setdefault("max_abs_error", {})[name] = err
-            if not ok:
-                raise UserError(f"{name} build does not match PyTorch's output")
-    for name, ex in builds.items():
-        slow = name == "TVM untuned"
-        lat[name] = time_model(ex, x, repeat=3 if slow else 10, min_repeat_ms=1 if slow else 200).median_ms
-    if "eager" in compare and model.torch_module is not None:
-        lat["PyTorch eager"] = time_torch(model.torch_module, x).median_ms
-    for name, ms_ in lat.items():
-        console.print(f"  {name:14s} {ms_:9.2f} ms")
-    report["latency_ms"] = lat
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=1)
-        console.print(f"report written to {args.out}")
-    console.print(f"records stored in {args.db}; `tensortune export --format metaschedule` writes the database")
-    return 0
-
-
 def cmd_tune(args: argparse.Namespace) -> int:
     from tensortune.tuners import Tuner, create
 
     if _whole_model(args):
         return cmd_tune_model(args)
-    target = _target(args.target)
-    _check_tuner([args.tuner])
+    target = parse_target_arg(args.target)
+    check_tuner([args.tuner])
     tasks = _tasks(args, target)
     budget = _budget(args)
     for t in tasks:  # surface template/space problems before anything is written
         _ = t.space
         create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
-    storage = _open_storage(args.db)
-    console = _console()
+    storage = open_storage(args.db)
+    con = console()
     summaries = []
-    with _measurer(args, target) as measurer:
+    with measurer_for(args, target) as measurer:
         for t in tasks:
             strat = create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
             tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=args.tuner, seed=args.seed,
@@ -318,23 +159,16 @@ def cmd_tune(args: argparse.Namespace) -> int:
             s = tuner.run()
             summaries.append(s)
             if s.resumed:
-                console.print(f"  resumed {s.resumed} stored measurements of run {s.run_id}")
-    _print_best(storage, [(t.key, t.target_json) for t in tasks], console)
+                con.print(f"  resumed {s.resumed} stored measurements of run {s.run_id}")
+    _print_best(storage, [(t.key, t.target_json) for t in tasks], con)
     for s in summaries:
-        console.print(f"{s.task.name}: {s.trials} measurements ({s.errors} failed), {s.wall_seconds:.0f} s, "
+        con.print(f"{s.task.name}: {s.trials} measurements ({s.errors} failed), {s.wall_seconds:.0f} s, "
                       f"search+training {100 * s.search_seconds / max(s.wall_seconds, 1e-9):.1f}% of wall time; {s.stop_reason}")
-    console.print(f"records stored in {args.db}")
+    con.print(f"records stored in {args.db}")
     return 0
 
 
-def _console() -> Any:
-    from rich.console import Console
-
-    c = Console()
-    return c if c.is_terminal else Console(width=200)
-
-
-def _print_best(storage: Any, keys: list[tuple[str, str]], console: Any) -> None:
+def _print_best(storage: Any, keys: list[tuple[str, str]], con: Any) -> None:
     from rich.table import Table
 
     table = Table(title="best configuration per task")
@@ -352,17 +186,17 @@ def _print_best(storage: Any, keys: list[tuple[str, str]], console: Any) -> None
             table.add_row(name, tmpl, f"{1e3 * b.cost:.4f}", f"{b.gflops:.1f}", str(n), _fmt_config(b.config))
         else:
             table.add_row(name, tmpl, "-", "-", str(n), "no valid measurement")
-    console.print(table)
+    con.print(table)
 
 
 def cmd_best(args: argparse.Namespace) -> int:
     if not Path(args.db).exists():
         raise UserError(f"database {args.db} does not exist")
-    storage = _open_storage(args.db, readonly=True)
+    storage = open_storage(args.db, readonly=True)
     keys = [(a, b) for a, b, name in storage.tasks() if not args.task or args.task in name or args.task in a]
     if not keys:
         raise UserError("no records" + (f" for task matching {args.task!r}" if args.task else "") + f" in {args.db}")
-    _print_best(storage, keys, _console())
+    _print_best(storage, keys, console())
     return 0
 
 
@@ -371,7 +205,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UserError(f"database {args.db} does not exist")
     if Path(args.out).exists() and not args.force:
         raise UserError(f"{args.out} exists; pass --force to overwrite it")
-    storage = _open_storage(args.db, readonly=True)
+    storage = open_storage(args.db, readonly=True)
     if args.format == "metaschedule":
         from tensortune.models.export import export_metaschedule
 
@@ -388,7 +222,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     if not Path(args.file).is_file():
         raise UserError(f"{args.file} is not a file")
-    storage = _open_storage(args.db)
+    storage = open_storage(args.db)
     try:
         n = storage.import_jsonl(args.file)
     except ValueError as e:
@@ -403,9 +237,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from tensortune.reports.compare import HEADERS, plot, summarise, table_rows, write_json
     from tensortune.tuners import Tuner, create
 
-    target = _target(args.target)
+    target = parse_target_arg(args.target)
     tuners = [t.strip() for t in args.tuners.split(",") if t.strip()]
-    _check_tuner(tuners)
+    check_tuner(tuners)
     seeds = _ints(args.seeds, "--seeds")
     tasks = _tasks(args, target)
     if len(tasks) != 1:
@@ -416,12 +250,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
-    storage = _open_storage(args.db)
-    console = _console()
+    storage = open_storage(args.db)
+    con = console()
     runs: dict[str, list[Any]] = {t: [] for t in tuners}
     start = time.perf_counter()
     baseline = None
-    with _measurer(args, target) as measurer:
+    with measurer_for(args, target) as measurer:
         for seed in seeds:  # seeds outermost: drift of the machine hits every tuner alike
             for name in tuners:
                 strat = create(name, task.space, seed, task=task, **_recipe_options(args))
@@ -438,10 +272,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         table.add_column(h)
     for row in table_rows(stats):
         table.add_row(*row)
-    console.print(table)
+    con.print(table)
     if baseline:
         best = max(max(st.best_gflops) for st in stats)
-        console.print(f"PyTorch oneDNN on the same layer, same run: {baseline:.1f} GFLOP/s "
+        con.print(f"PyTorch oneDNN on the same layer, same run: {baseline:.1f} GFLOP/s "
                       f"(best tuned / oneDNN = {best / baseline:.2f})")
     slug = task.name.replace(":", "-").replace("/", "_")[:40]
     png = out / f"compare-{slug}.png"
@@ -449,7 +283,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     write_json(runs, out / f"compare-{slug}.json", {"task": task.key, "target": task.target_json, "baseline_gflops": baseline,
                                                      "best_trial_gflops": overall, "command": " ".join(sys.argv),
                                                      "total_seconds": time.perf_counter() - start})
-    console.print(f"plot: {png}\nsummary: {out / f'compare-{slug}.json'}\nrecords: {args.db}")
+    con.print(f"plot: {png}\nsummary: {out / f'compare-{slug}.json'}\nrecords: {args.db}")
     return 0
 
 
@@ -541,6 +375,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+DEFAULT_COMPARE = "eager,frozen,onnxruntime,untuned"
+
+
+def _add_model_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", required=True, help="alexnet, vgg16, resnet18, path/file.py:ClassName or path/model.onnx")
+    p.add_argument("--db", required=True, help="records database of the whole-model run")
+    p.add_argument("--tuner", default="autotvm", help="the recipe the run was tuned with")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed")
+    p.add_argument("--input-shape", help="model input shape, as given to tune")
+    p.add_argument("--target", default="llvm", help="llvm (this CPU)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from tensortune import __version__
 
@@ -558,11 +404,23 @@ def build_parser() -> argparse.ArgumentParser:
                     help="how the --trials budget is shared among the model's tasks")
     wm.add_argument("--round-size", type=int, default=16, help="measurements a task gets per allocation round")
     wm.add_argument("--no-templates", action="store_true", help="tune every task on MetaSchedule's design space")
-    wm.add_argument("--compare", default="eager,untuned", help="also build/time: eager (PyTorch), untuned (TVM), "
-                    "metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
-    wm.add_argument("--out", help="write the model report (JSON) here")
+    wm.add_argument("--compare", default=DEFAULT_COMPARE, help="also check and time: eager (PyTorch), frozen "
+                    "(torch.jit.freeze + optimize_for_inference), onnxruntime (CPU EP; pip install 'tensortune[peers]'), "
+                    "untuned (TVM), metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
+    wm.add_argument("--out", help="write the model report (JSON) here (default: tensortune-MODEL/report.json beside --db)")
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)
+
+    pr = sub.add_parser("profile", help="a stored whole-model run: per task, time inside the built model vs tuned")
+    _add_model_args(pr)
+    pr.add_argument("--compare", default="", help="also time these (as tune --model --compare)")
+    pr.set_defaults(func=cmd_profile)
+
+    bl = sub.add_parser("build", help="write a stored whole-model run as a library for the TVM runtime")
+    _add_model_args(bl)
+    bl.add_argument("--out", required=True, help="the library to write (e.g. resnet18.so); its .json goes beside it")
+    bl.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    bl.set_defaults(func=cmd_build)
 
     b = sub.add_parser("best", help="table of the best config per task")
     b.add_argument("--db", default="tensortune.db")

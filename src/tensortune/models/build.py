@@ -9,7 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.logs import native_log
+from tensortune.core.threads import call_with_threads, runtime_threads, target_cores
 from tensortune.models.importer import ImportedModel
+from tensortune.models.peers import Timing
 from tensortune.models.tasks import fusion_passes
 
 
@@ -44,10 +47,12 @@ def to_database(schedules: list[TunedSchedule], target: dict[str, Any], database
     return db
 
 
-def build_model(model: ImportedModel, target: dict[str, Any], database: Any = None) -> Any:
+def build_model(model: ImportedModel, target: dict[str, Any], database: Any = None,
+                log_path: str | None = None) -> BuiltModel:
     """Compile the model with Relax; with a database, its schedules replace the matching fused
     functions (weights whose layout a schedule rewrote are transformed once, at build time); the
-    rest is compiled as TVM lowers it by default."""
+    rest is compiled as TVM lowers it by default. TVM's own log lines (LLVM codegen hints, ...) go
+    to ``log_path`` when given."""
     import tvm
     from tvm import relax
     tgt = tvm.target.Target(target)
@@ -63,11 +68,13 @@ def build_model(model: ImportedModel, target: dict[str, Any], database: Any = No
             m = relax.transform.DeadCodeElimination()(m)
         return tvm.transform.Sequential(_lower_passes(tgt))(m)
 
-    with tgt, tvm.transform.PassContext(opt_level=3):
+    with native_log(log_path), tgt, tvm.transform.PassContext(opt_level=3):
         if database is not None:
             with database:
-                return relax.build(mod, target=tgt, relax_pipeline=pipeline)
-        return relax.build(mod, target=tgt, relax_pipeline=pipeline)
+                ex = relax.build(mod, target=tgt, relax_pipeline=pipeline)
+        else:
+            ex = relax.build(mod, target=tgt, relax_pipeline=pipeline)
+    return BuiltModel(ex, dict(target))
 
 
 def _lower_passes(target: Any) -> list[Any]:
@@ -84,58 +91,123 @@ def _lower_passes(target: Any) -> list[Any]:
                 t.ComputePrimValue(), t.VMShapeLower(), t.AttachGlobalSymbol()]
 
 
+@dataclass(frozen=True)
+class KernelTime:
+    """One compiled function as it runs inside the model."""
+
+    symbol: str
+    calls: float  # per inference
+    median_s: float  # per call
+    total_s: float  # per inference (calls x mean)
+
+
 @dataclass
-class Timing:
-    median_ms: float
-    repeats_ms: list[float]
+class BuiltModel:
+    """A compiled model and the target it was compiled for. Everything that runs it goes through
+    :func:`~tensortune.core.threads.call_with_threads` with the target's core count, so its parallel
+    kernels get as many threads as they were tuned with (TVM's default on x86 is half the cores)."""
 
+    executable: Any
+    target: dict[str, Any]
 
-def run_model(executable: Any, x: np.ndarray) -> np.ndarray:
-    import tvm
-    from tvm import relax
+    @property
+    def threads(self) -> int:
+        return target_cores(self.target)
 
-    vm = relax.VirtualMachine(executable, tvm.cpu())
-    out = vm["main"](tvm.runtime.tensor(x, tvm.cpu()))
-    if isinstance(out, tvm.runtime.Tensor):
-        return out.numpy()
-    return out[0].numpy()
+    def _vm(self) -> Any:
+        import tvm
+        from tvm import relax
 
+        return relax.VirtualMachine(self.executable, tvm.cpu())
 
-def time_model(executable: Any, x: np.ndarray, repeat: int = 10, min_repeat_ms: int = 200) -> Timing:
-    import tvm
-    from tvm import relax
+    def run(self, x: np.ndarray) -> np.ndarray:
+        return call_with_threads(self.threads, self._run, x)
 
-    dev = tvm.cpu()
-    vm = relax.VirtualMachine(executable, dev)
-    inp = tvm.runtime.tensor(x, dev)
-    vm["main"](inp)
-    ev = vm.time_evaluator("main", dev, number=1, repeat=repeat, min_repeat_ms=min_repeat_ms)
-    res = [float(v) * 1e3 for v in ev(inp).results]
-    return Timing(float(np.median(res)), res)
+    def _run(self, x: np.ndarray) -> np.ndarray:
+        import tvm
 
+        out = self._vm()["main"](tvm.runtime.tensor(x, tvm.cpu()))
+        if isinstance(out, tvm.runtime.Tensor):
+            return out.numpy()
+        return out[0].numpy()
 
-def time_torch(module: Any, x: np.ndarray, repeat: int = 10, min_repeat_ms: int = 200, threads: int | None = None) -> Timing:
-    """PyTorch eager (oneDNN) latency, in the same protocol: each repeat loops at least
-    ``min_repeat_ms`` and reports the mean per call."""
-    import os
+    def time(self, x: np.ndarray, repeat: int = 10, min_repeat_ms: int = 200) -> Timing:
+        return call_with_threads(self.threads, self._time, x, repeat, min_repeat_ms)
 
-    import torch
+    def _time(self, x: np.ndarray, repeat: int, min_repeat_ms: int) -> Timing:
+        import tvm
 
-    torch.set_num_threads(threads or os.cpu_count() or 1)
-    t = torch.from_numpy(x)
-    res = []
-    with torch.no_grad():
-        module(t)
-        for _ in range(repeat):
-            n, t0 = 0, time.perf_counter()
-            while True:
-                module(t)
-                n += 1
-                el = time.perf_counter() - t0
-                if el * 1e3 >= min_repeat_ms:
-                    break
-            res.append(el / n * 1e3)
-    return Timing(float(np.median(res)), res)
+        dev = tvm.cpu()
+        vm = self._vm()
+        inp = tvm.runtime.tensor(x, dev)
+        vm["main"](inp)
+        ev = vm.time_evaluator("main", dev, number=1, repeat=repeat, min_repeat_ms=min_repeat_ms)
+        res = [float(v) * 1e3 for v in ev(inp).results]
+        return Timing(float(np.median(res)), res)
+
+    def profile(self, x: np.ndarray, runs: int = 5) -> list[KernelTime]:
+        """Wall time of every call the VM makes (``set_instrument``), over ``runs`` inferences after
+        a warm-up: per compiled function, its calls per inference and its median time per call."""
+        return call_with_threads(self.threads, self._profile, x, runs)
+
+    def _profile(self, x: np.ndarray, runs: int) -> list[KernelTime]:
+        import tvm
+
+        vm = self._vm()
+        inp = tvm.runtime.tensor(x, tvm.cpu())
+        vm["main"](inp)
+        times: dict[str, list[float]] = {}
+        stack: list[float] = []
+
+        def instrument(_func: Any, symbol: str, before: bool, _ret: Any, *_args: Any) -> int:
+            if before:
+                stack.append(time.perf_counter())
+            else:
+                times.setdefault(str(symbol), []).append(time.perf_counter() - stack.pop())
+            return 0
+
+        vm.set_instrument(instrument)
+        for _ in range(runs):
+            vm["main"](inp)
+        vm.set_instrument(None)
+        return [KernelTime(s, len(v) / runs, float(np.median(v)), float(np.sum(v)) / runs) for s, v in times.items()]
+
+    def parallel_functions(self) -> set[str]:
+        """Compiled functions whose machine code launches a parallel region (read from the library's
+        LLVM IR, so a schedule whose parallel loop was lost on the way into the model shows up here)."""
+        import re
+
+        found: set[str] = set()
+        for m in [self.executable.mod, *self.executable.mod.imports]:
+            try:
+                ir = m.inspect_source("ll")
+            except Exception:
+                continue
+            for body in ir.split("\ndefine ")[1:]:
+                name = re.match(r"[^@]*@([\w.]+)\(", body)
+                if name and "TVMBackendParallelLaunch" in body.split("\n}\n", 1)[0]:
+                    found.add(name.group(1).removesuffix("_compute_").removeprefix("__tvm_ffi_"))
+        return found
+
+    def threads_inside(self, x: np.ndarray) -> int:
+        """The TVM pool size the model's kernels see while it runs (read from inside a VM call)."""
+        seen: list[int] = []
+
+        def probe() -> int:
+            import tvm
+
+            vm = self._vm()
+
+            def instrument(_func: Any, _symbol: str, before: bool, *_rest: Any) -> int:
+                if before and not seen:
+                    seen.append(runtime_threads())
+                return 0
+
+            vm.set_instrument(instrument)
+            vm["main"](tvm.runtime.tensor(x, tvm.cpu()))
+            return seen[0]
+
+        return call_with_threads(self.threads, probe)
 
 
 def max_error(out: np.ndarray, ref: np.ndarray) -> tuple[float, float]:

@@ -128,12 +128,29 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
             on_round(len(allocation), r, spent)
         if got == 0:
             p.space_size = p.trials  # nothing left to propose: exhausted
-    for r in tuned:  # best of resumed records too
+    _load_best(tuned, storage, recipe, seed)  # best of resumed records too
+    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation)
+
+
+def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:
+    for r in rows:
         assert r.task is not None
-        top = storage.best(r.task.key, r.task.target_json, k=1, run_id=_run_id(r, recipe, seed))
+        run = _run_id(r, recipe, seed)
+        top = storage.best(r.task.key, r.task.target_json, k=1, run_id=run)
         if top and top[0].ok and top[0].cost < r.best_s:
             r.best_s, r.best_values = top[0].cost, top[0].config
-    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation)
+        if not r.trials:
+            r.trials = len(storage.records(r.task.key, r.task.target_json, run, kind="trial"))
+
+
+def stored_result(model: ImportedModel, target: dict[str, Any], storage: Any, recipe: str = "autotvm",
+                  seed: int = 0, use_templates: bool = True) -> ModelTuneResult:
+    """A stored whole-model run as :func:`tune_model` would return it, without measuring anything."""
+    start = time.perf_counter()
+    fused, tasks, rows = plan_tasks(model, target, use_templates)
+    tuned = [r for r in rows if r.task is not None]
+    _load_best(tuned, storage, recipe, seed)
+    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, sum(r.trials for r in tuned))
 
 
 def _run_id(r: TaskRow, recipe: str, seed: int) -> str:
@@ -144,19 +161,22 @@ def _run_id(r: TaskRow, recipe: str, seed: int) -> str:
 
 
 def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trials: int, work_dir: str,
-                           seed: int = 0, per_iter: int = 64) -> tuple[Any, float]:
+                           seed: int = 0, per_iter: int = 64, log_path: str | None = None) -> tuple[Any, float]:
     """MetaSchedule's own tuner (default space, XGBoost model, evolutionary search, gradient task
     scheduler) on the same extracted tasks with the same total budget. Returns its database and the
-    wall time."""
+    wall time. Its runner processes get the target's core count, as ours do (see core/threads.py)."""
     import os
 
     import tvm
     from tvm.s_tir import meta_schedule as ms
 
+    from tensortune.core.logs import native_log
+    from tensortune.core.threads import set_default_threads, target_cores
     from tensortune.models.ms_build import cpu_builder
 
     tgt = tvm.target.Target(target)
     os.makedirs(work_dir, exist_ok=True)  # tune_tasks writes its JSON database there but does not create it
+    set_default_threads(target_cores(target))  # inherited by LocalRunner's worker processes
     t0 = time.perf_counter()
     ctxs, weights = [], []
     for t in tasks:
@@ -165,8 +185,9 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
                                    rand_state=seed))
         weights.append(float(t.weight))
     runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=20))
-    db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
-                            num_trials_per_iter=per_iter, builder=cpu_builder(), runner=runner)
+    with native_log(log_path):
+        db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
+                                num_trials_per_iter=per_iter, builder=cpu_builder(), runner=runner)
     return db, time.perf_counter() - t0
 
 

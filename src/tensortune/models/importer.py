@@ -122,7 +122,8 @@ def _from_onnx(path: str, shape: tuple[int, ...] | None) -> ImportedModel:
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()[:16]
     name = os.path.splitext(os.path.basename(path))[0]
-    return ImportedModel(name, "onnx", mod, _named(mod, params.get("main", [])), shape, fingerprint=digest)
+    return ImportedModel(name, "onnx", mod, _named(mod, params.get("main", [])), shape, fingerprint=digest,
+                         extra={"onnx_path": os.path.abspath(path)})
 
 
 def _load_python(spec: str) -> Any:

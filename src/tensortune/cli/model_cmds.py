@@ -1,0 +1,196 @@
+"""Whole-model commands: ``tune --model`` (whole model), ``profile`` and ``build``. The pipeline is
+the library's (``models.flow``, ``models.pipeline``, ``models.deploy``); this module checks input and
+renders what they return."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from tensortune.cli.common import (
+    UserError,
+    check_tuner,
+    console,
+    measurer_for,
+    open_storage,
+    parse_target_arg,
+)
+
+
+def _compare(text: str | None) -> list[str]:
+    from tensortune.models.pipeline import COMPARE
+
+    compare = [c.strip() for c in (text or "").split(",") if c.strip()]
+    bad = [c for c in compare if c not in COMPARE]
+    if bad:
+        raise UserError(f"--compare takes {', '.join(COMPARE)}; not {', '.join(bad)}")
+    return compare
+
+
+def _load(args: argparse.Namespace) -> tuple[Any, dict]:
+    from tensortune.models.importer import ModelError, load_model
+
+    if args.target != "llvm":
+        raise UserError("whole-model tuning runs on this CPU (--target llvm)")
+    target = parse_target_arg(args.target)
+    try:
+        return load_model(args.model, args.input_shape, seed=args.seed), target
+    except ModelError as e:
+        raise UserError(str(e)) from None
+
+
+def run_dir(args: argparse.Namespace, model: str) -> str:
+    """Where a model run keeps its logs, MetaSchedule's work and the report: beside the database."""
+    return os.path.join(os.path.dirname(os.path.abspath(args.db)), f"tensortune-{model}")
+
+
+def _check_out(path: str | None, what: str) -> None:
+    if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise UserError(f"{what} {path}: directory {os.path.dirname(os.path.abspath(path))} does not exist")
+
+
+def render_tasks(con: Any, res: Any) -> None:
+    from rich.table import Table
+
+    tab = Table(title=f"{res.rows and 'tasks'} ({res.trials} measurements, {res.wall_seconds:.0f} s)")
+    for col in ("#", "task", "calls", "MFLOP", "tuned by", "trials", "best us", "GFLOP/s"):
+        tab.add_column(col, justify="right" if col not in ("task", "tuned by") else "left")
+    for i, r in enumerate(res.rows, 1):
+        tab.add_row(str(i), r.name[:56], str(r.weight), f"{r.flops / 1e6:.1f}", r.how, str(r.trials),
+                    f"{r.best_s * 1e6:.1f}" if r.best_s < float("inf") else "-", f"{r.gflops:.1f}" if r.gflops else "-")
+    con.print(tab)
+
+
+def render_profile(con: Any, rep: Any) -> None:
+    from rich.table import Table
+
+    from tensortune.models.pipeline import SLOW_FLAG
+
+    tab = Table(title=f"{rep.model}: per task inside the built model ({rep.threads} threads); "
+                      f"flag: in-model > {SLOW_FLAG:.2f} x tuned")
+    for col in ("task", "tuned by", "calls", "tuned us", "in model us", "ratio", "share", ""):
+        tab.add_column(col, justify="left" if col in ("task", "tuned by", "") else "right")
+    for p in sorted(rep.profile, key=lambda p: -p.share):
+        tab.add_row(p.task[:52], p.how, f"{p.calls:g}", f"{p.tuned_us:.1f}" if p.tuned_us else "-",
+                    f"{p.in_model_us:.1f}", f"{p.ratio:.2f}" if p.ratio else "-", f"{p.share:.1%}",
+                    "SLOW" if p.slow else "")
+    con.print(tab)
+    con.print(f"  outside the tasks (VM builtins, allocation): {rep.profile_other_ms:.3f} ms per inference")
+
+
+def render_latency(con: Any, rep: Any) -> None:
+    ref = rep.latency_ms.get("tensortune")
+    for name, ms in rep.latency_ms.items():
+        err = rep.max_abs_error.get(name)
+        rel = f"  ({ms / ref:.2f}x tensortune)" if ref and name != "tensortune" else ""
+        con.print(f"  {name:15s} {ms:10.2f} ms{rel}" + (f"   max abs error {err:.1e}" if err is not None else ""))
+    for name, why in rep.skipped.items():
+        con.print(f"  {name:15s} skipped: {why}")
+    if rep.sgemm_gflops:
+        con.print(f"  machine sgemm (PyTorch 2048^3, {rep.threads} threads): {rep.sgemm_gflops:.0f} GFLOP/s")
+
+
+def cmd_tune_model(args: argparse.Namespace) -> int:
+    """Whole model: import, extract tasks, share the budget, then the pipeline (build, check, profile, time)."""
+    from tensortune.models.flow import tune_model
+    from tensortune.models.pipeline import MismatchError, evaluate
+
+    if any(x for x in (args.layer, args.conv, args.dense)):
+        raise UserError("give exactly one of --model, --layer, --conv, --dense")
+    compare = _compare(args.compare)
+    check_tuner([args.tuner])
+    if args.trials is None or args.trials < 1:
+        raise UserError(f"--trials must be at least 1, got {args.trials}")
+    _check_out(args.out, "--out")
+    model, target = _load(args)
+    con = console()
+    work = run_dir(args, model.name)
+    storage = open_storage(args.db)
+    con.print(f"{model.name}: input {model.input_shape}; budget {args.trials} measurements shared by its tasks "
+              f"({args.allocator} allocator, {args.round_size} per round, recipe {args.tuner})")
+
+    def on_round(k: int, row: Any, spent: int) -> None:
+        if not args.no_progress:
+            con.print(f"  round {k:3d}: {row.name[:48]:48s} {row.trials:4d} trials  {row.gflops:7.1f} GFLOP/s  "
+                      f"[{spent}/{args.trials}]")
+
+    with measurer_for(args, target) as measurer:
+        res = tune_model(model, target, measurer=measurer, storage=storage, recipe=args.tuner, trials=args.trials,
+                         allocator=args.allocator, round_size=args.round_size, seed=args.seed,
+                         batch_size=args.batch_size, use_templates=not args.no_templates, on_round=on_round)
+    render_tasks(con, res)
+    try:
+        rep, built = evaluate(model, target, res, compare=compare, work_dir=work, seed=args.seed,
+                              ms_trials=args.trials, ms_per_iter=args.round_size, status=lambda m: con.print(m))
+    except MismatchError as e:
+        raise UserError(str(e)) from None
+    render_profile(con, rep)
+    render_latency(con, rep)
+    out = args.out or os.path.join(work, "report.json")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(rep.to_json(), f, indent=1)
+    con.print(f"report written to {out}; records in {args.db}; "
+              f"`tensortune build --model {args.model} --db {args.db} --out {model.name}.so` writes the library")
+    return 0
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    """A stored whole-model run: build it from the database, profile it per task, time it."""
+    from tensortune.models.flow import stored_result
+    from tensortune.models.pipeline import MismatchError, evaluate
+
+    check_tuner([args.tuner])
+    if not os.path.exists(args.db):
+        raise UserError(f"no database {args.db}")
+    model, target = _load(args)
+    storage = open_storage(args.db, readonly=True)
+    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed)
+    if not any(r.best_values for r in res.rows):
+        raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
+    con = console()
+    render_tasks(con, res)
+    try:
+        rep, _ = evaluate(model, target, res, compare=_compare(args.compare), work_dir=run_dir(args, model.name),
+                          seed=args.seed, status=lambda m: con.print(m))
+    except MismatchError as e:
+        raise UserError(str(e)) from None
+    render_profile(con, rep)
+    render_latency(con, rep)
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Write the tuned model as a library loadable with the TVM runtime alone, checked in a fresh process."""
+    from tensortune.models.build import build_model, to_database
+    from tensortune.models.deploy import DeployError, metadata_path, write_library
+    from tensortune.models.flow import stored_result
+
+    check_tuner([args.tuner])
+    if not os.path.exists(args.db):
+        raise UserError(f"no database {args.db}")
+    _check_out(args.out, "--out")
+    if os.path.exists(args.out) and not args.force:
+        raise UserError(f"{args.out} exists (use --force to overwrite)")
+    model, target = _load(args)
+    storage = open_storage(args.db, readonly=True)
+    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed)
+    n = sum(1 for r in res.rows if r.best_values)
+    if n == 0:
+        raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
+    con = console()
+    log = os.path.join(run_dir(args, model.name), "tvm.log")
+    con.print(f"{model.name}: building with {n} tuned schedules (TVM's log: {log})")
+    built = build_model(model, target, to_database(res.schedules(), target), log_path=log)
+    x = model.example_input(args.seed)
+    try:
+        meta = write_library(built, args.out, model=model.name, input_shape=model.input_shape,
+                             input_dtype=model.input_dtype, x=x, ref=model.torch_output(x),
+                             extra={"tuned_tasks": n, "database": os.path.abspath(args.db)})
+    except DeployError as e:
+        raise UserError(str(e)) from None
+    con.print(f"wrote {args.out} and {metadata_path(args.out)}; loaded in a fresh process with the TVM runtime "
+              f"alone, output vs {meta['check']['against']}: max abs error {meta['check']['max_abs_error']:.1e}")
+    return 0

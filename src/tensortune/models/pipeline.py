@@ -1,0 +1,165 @@
+"""The whole-model pipeline after tuning: build with the tuned schedules, check every build against
+PyTorch, profile the tuned build per task, time it beside the peers, and return one report that the
+CLI only renders."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tensortune.core.threads import target_cores
+from tensortune.models.build import BuiltModel, KernelTime, build_model, max_error, to_database
+from tensortune.models.flow import ModelTuneResult, metaschedule_best, tune_with_metaschedule
+from tensortune.models.importer import ImportedModel
+from tensortune.models.peers import PEERS, run_peer, sgemm_gflops
+
+SLOW_FLAG = 1.25  # in-model time over tuned time that marks a task in the profile
+BUILDS = ("untuned", "metaschedule")
+COMPARE = PEERS + BUILDS
+SUFFIX = "_prepacked"  # SplitLayoutRewritePreproc's name for a function whose weights it pre-packs
+
+
+@dataclass
+class ProfileRow:
+    """A task inside the built model next to its tuned time."""
+
+    task: str
+    how: str
+    calls: float  # per inference, as counted while profiling
+    tuned_us: float | None  # best measured time per call, None for untuned tasks
+    in_model_us: float  # median per call inside the model
+    share: float  # of the profiled inference time
+
+    @property
+    def ratio(self) -> float | None:
+        return self.in_model_us / self.tuned_us if self.tuned_us else None
+
+    @property
+    def slow(self) -> bool:
+        r = self.ratio
+        return r is not None and r > SLOW_FLAG
+
+
+def profile_rows(result: ModelTuneResult, kernels: list[KernelTime]) -> tuple[list[ProfileRow], float]:
+    """Per task, its calls' time inside the model; the rest (VM builtins, functions of no task) as
+    the second value, seconds per inference."""
+    by_symbol = {k.symbol.removesuffix(SUFFIX): k for k in kernels}
+    total = sum(k.total_s for k in kernels) or 1.0
+    rows, used = [], set()
+    for row, task in zip(result.rows, result.tasks, strict=True):
+        ks = [by_symbol[c] for c in task.callers if c in by_symbol]
+        if not ks:
+            continue
+        used.update(k.symbol for k in ks)
+        calls = sum(k.calls for k in ks)
+        per_call = sum(k.total_s for k in ks) / calls
+        tuned = row.best_s * 1e6 if row.task is not None and row.best_s < float("inf") else None
+        rows.append(ProfileRow(row.name, row.how, calls, tuned, per_call * 1e6, per_call * calls / total))
+    rest = sum(k.total_s for k in kernels if k.symbol not in used)
+    return rows, rest
+
+
+@dataclass
+class ModelReport:
+    model: str
+    input_shape: list[int]
+    target: dict[str, Any]
+    threads: int
+    trials: int
+    tuning_wall_s: float
+    tasks: list[dict[str, Any]]
+    profile: list[ProfileRow] = field(default_factory=list)
+    profile_other_ms: float = 0.0
+    latency_ms: dict[str, float] = field(default_factory=dict)
+    repeats_ms: dict[str, list[float]] = field(default_factory=dict)
+    max_abs_error: dict[str, float] = field(default_factory=dict)
+    output_scale: float | None = None
+    skipped: dict[str, str] = field(default_factory=dict)
+    metaschedule_tuning_wall_s: float | None = None
+    sgemm_gflops: float | None = None
+    conv_gflops_in_model: dict[str, float] = field(default_factory=dict)
+    log_path: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["profile"] = [{**asdict(p), "ratio": p.ratio, "slow": p.slow} for p in self.profile]
+        return d
+
+
+class MismatchError(ValueError):
+    """A build's output does not match the reference."""
+
+
+def _tasks_json(result: ModelTuneResult) -> list[dict[str, Any]]:
+    return [{"name": r.name, "kind": r.kind, "calls": r.weight, "flops": r.flops, "tuned_by": r.how,
+             "trials": r.trials, "best_s": r.best_s if r.best_s < float("inf") else None} for r in result.rows]
+
+
+def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResult, *, compare: list[str],
+             work_dir: str, seed: int = 0, ms_trials: int = 0, ms_per_iter: int = 16, repeat: int = 10,
+             min_repeat_ms: int = 200, profile_runs: int = 5,
+             status: Callable[[str], None] = lambda _m: None) -> tuple[ModelReport, BuiltModel]:
+    """Build (tuned, and the builds in ``compare``), check all, profile the tuned one, time all
+    back to back. Raises :class:`MismatchError` when a build's output is wrong."""
+    bad = [c for c in compare if c not in COMPARE]
+    if bad:
+        raise ValueError(f"--compare takes {', '.join(COMPARE)}; not {', '.join(bad)}")
+    threads = target_cores(target)
+    log_path = os.path.join(work_dir, "tvm.log")
+    rep = ModelReport(model.name, list(model.input_shape), target, threads, result.trials, result.wall_seconds,
+                      _tasks_json(result), log_path=log_path)
+    builds: dict[str, BuiltModel] = {}
+    status(f"building the tuned model (TVM's log: {log_path})")
+    builds["tensortune"] = build_model(model, target, to_database(result.schedules(), target), log_path=log_path)
+    if "untuned" in compare:
+        builds["TVM untuned"] = build_model(model, target, log_path=log_path)
+    if "metaschedule" in compare:
+        ms_dir = os.path.join(work_dir, f"metaschedule-{ms_trials}")
+        status(f"MetaSchedule: the same {len(result.tasks)} tasks and weights, {ms_trials} measurements, "
+               f"{ms_per_iter} per iteration; work dir {ms_dir}")
+        ms_db, rep.metaschedule_tuning_wall_s = tune_with_metaschedule(result.tasks, target, ms_trials, ms_dir,
+                                                                       seed=seed, per_iter=ms_per_iter,
+                                                                       log_path=log_path)
+        for row, (n, best) in zip(rep.tasks, metaschedule_best(result.tasks, ms_db), strict=True):
+            row["metaschedule_trials"], row["metaschedule_best_s"] = n, best
+        builds["MetaSchedule"] = build_model(model, target, ms_db, log_path=log_path)
+    x = model.example_input(seed)
+    ref = model.torch_output(x)
+    if ref is not None:
+        rep.output_scale = float(np.max(np.abs(ref)))
+    for name, b in builds.items():  # check every build before timing any
+        out = b.run(x)
+        if ref is not None:
+            err, scale = max_error(out, ref)
+            rep.max_abs_error[name] = err
+            if err > 1e-3 * max(scale, 1e-6) + 1e-5:
+                raise MismatchError(f"{name} build does not match PyTorch's output: max abs error {err:.2e} "
+                                    f"(output max {scale:.2e})")
+    status("profiling the tuned build per task")
+    kernels = builds["tensortune"].profile(x, runs=profile_runs)
+    rep.profile, other = profile_rows(result, kernels)
+    rep.profile_other_ms = other * 1e3
+    for p in rep.profile:
+        row = next(r for r in result.rows if r.name == p.task)
+        if row.kind == "conv2d" and p.in_model_us > 0:
+            rep.conv_gflops_in_model[p.task] = row.flops / (p.in_model_us * 1e-6) / 1e9
+    status("timing every build and peer back to back")
+    for name, b in builds.items():
+        slow = name == "TVM untuned"
+        t = b.time(x, repeat=3 if slow else repeat, min_repeat_ms=1 if slow else min_repeat_ms)
+        rep.latency_ms[name], rep.repeats_ms[name] = t.median_ms, t.repeats_ms
+    labels = {"eager": "PyTorch eager", "frozen": "PyTorch frozen", "onnxruntime": "ONNX Runtime"}
+    for peer in (c for c in PEERS if c in compare):
+        r = run_peer(peer, model, x, ref, threads, repeat, min_repeat_ms)
+        if r.timing is None:
+            rep.skipped[labels[peer]] = r.skipped
+            continue
+        rep.latency_ms[labels[peer]], rep.repeats_ms[labels[peer]] = r.timing.median_ms, r.timing.repeats_ms
+        if r.max_abs_error is not None:
+            rep.max_abs_error[labels[peer]] = r.max_abs_error
+    rep.sgemm_gflops = sgemm_gflops(threads)
+    return rep, builds["tensortune"]
