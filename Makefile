@@ -1,5 +1,7 @@
 # Two commands do all set-up on a fresh machine (Python 3.11, gcc):
-#   make demo   install, then tune three ResNet-18 conv layers on this CPU (SQLite: tensortune.db)
+#   make demo   install (with the ONNX Runtime peer), tune the whole ResNet-18 on this CPU (SQLite:
+#               tensortune.db; about 10 minutes on 2 cores), build it into resnet18.so and print its
+#               latency beside PyTorch's and ONNX Runtime's; running it again resumes
 #   make test   install, then run the whole test suite (what CI runs)
 PY ?= python3.11
 VENV := .venv
@@ -16,8 +18,12 @@ $(BIN)/tensortune: pyproject.toml
 
 install: $(BIN)/tensortune
 
+DEMO_TRIALS ?= 320
+
 demo: install
-	$(BIN)/tensortune tune --model resnet18 --tasks 6,9,11 --tuner autotvm --trials 48 --plan-size 16 --db tensortune.db
+	$(BIN)/pip install -q -e ".[peers]"
+	$(BIN)/tensortune tune --model resnet18 --trials $(DEMO_TRIALS) --compare eager,frozen,onnxruntime --db tensortune.db
+	$(BIN)/tensortune build --model resnet18 --db tensortune.db --out resnet18.so --force
 
 test: install
 	$(BIN)/python -m pytest -q tests

@@ -28,11 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
+from tensortune.core.values import MeasureInput, Task
 from tensortune.features import HiddenFeatures
-from tensortune.measure.base import MeasureInput, Task
 from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
 from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.storage import SQLiteStorage
+from tensortune.templates import make_task
 from tensortune.tuners import Budget, Tuner, create
 from tensortune.tuners.ml2tuner import fit_p_and_a
 from tensortune.workloads import MODELS, resolve_layer
@@ -141,7 +142,7 @@ def main() -> int:
     results = []
     for name in [x for x in a.vta_layers.split(",") if x]:
         _, wl = resolve_layer(name)
-        res = run_layer(Task.make(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim"}, name), VtaSimMeasurer(),
+        res = run_layer(make_task(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim"}, name), VtaSimMeasurer(),
                         a.vta_trials, seeds, db, a.n_test)
         res["target"] = "vta-sim"
         results.append(res)
@@ -151,7 +152,7 @@ def main() -> int:
         with TvmMeasurer(build_workers=2, timing=TimingPolicy(5, 40), run_threads=2) as m:
             for name in a.cpu_layers.split(","):
                 _, wl = resolve_layer(name)
-                res = run_layer(Task.make(wl, "conv2d_nchw.llvm", CPU, name), m, a.cpu_trials, seeds, db, a.cpu_n_test)
+                res = run_layer(make_task(wl, "conv2d_nchw.llvm", CPU, name), m, a.cpu_trials, seeds, db, a.cpu_n_test)
                 res["target"] = "llvm (2 cores)"
                 results.append(res)
                 print(summary_line(res), f"| {time.perf_counter() - t0:.0f} s", flush=True)

@@ -23,12 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from tensortune.accel.exhaustive import exhaustive_optimum
 from tensortune.accel.vta import ConvShape, VtaHardware, evaluate
-from tensortune.measure.base import MeasureInput, Task
+from tensortune.bench.vta_oracle import exhaustive_optimum
+from tensortune.core.values import MeasureInput, Task
 from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.reports.compare import trials_to_reach
 from tensortune.storage import SQLiteStorage
+from tensortune.templates import make_task
 from tensortune.tuners import Budget, Tuner, create
 from tensortune.workloads import MODELS, ModelConvs
 
@@ -47,7 +48,7 @@ def speed() -> dict[str, float]:
     t0 = time.perf_counter()
     evaluate(layer, {**hw, **sw})
     vec = n / (time.perf_counter() - t0)
-    task = Task.make(MODELS["resnet18"][5], "conv2d_nchw.vta-sim", VTA)
+    task = make_task(MODELS["resnet18"][5], "conv2d_nchw.vta-sim", VTA)
     cfgs = task.space.sample(task.space.size, rng)
     m = VtaSimMeasurer()
     t0 = time.perf_counter()
@@ -95,8 +96,8 @@ def main() -> int:
         sw_best_cfg: dict[int, object] = {}
         for li, wl in enumerate(MODELS[model], 1):
             name = f"{model}:{li}"
-            sw_task = Task.make(wl, "conv2d_nchw.vta-sim", VTA, name)
-            co_task = Task.make(wl, "conv2d_codesign.vta-sim", VTA, name)
+            sw_task = make_task(wl, "conv2d_nchw.vta-sim", VTA, name)
+            co_task = make_task(wl, "conv2d_codesign.vta-sim", VTA, name)
             sw_opt, co_opt = exhaustive_optimum(sw_task), exhaustive_optimum(co_task)
             row = {"layer": name, "shape": wl.describe(), "sw_space": sw_opt.n_configs,
                    "sw_runnable": sw_opt.n_runnable, "sw_opt_gflops": sw_opt.gflops,
@@ -120,14 +121,14 @@ def main() -> int:
                 f"{k} {med([r['best_gflops'] for r in t[k]]):6.1f} ({med([r['pct_of_own_opt'] for r in t[k]]):5.1f}%)"
                 for k in t) + f" | {time.perf_counter() - t_start:.0f} s", flush=True)
         # whole-model co-design, warm-started from the default design + autotvm's schedules
-        mt = Task.make(ModelConvs.of(model), "model_codesign.vta-sim", VTA, f"{model}:all")
+        mt = make_task(ModelConvs.of(model), "model_codesign.vta-sim", VTA, f"{model}:all")
         m_opt = exhaustive_optimum(mt)
         init_vals = dict(VtaHardware().knob_values())
         for li, cfg in sw_best_cfg.items():
             init_vals.update({f"L{li}.{k}": v for k, v in (cfg or {}).items()})
         init = mt.space.from_json(init_vals)
         sw_model = VtaSimMeasurer().measure([MeasureInput(mt, init)])[0]
-        sw_opt_total = sum(c * exhaustive_optimum(Task.make(wl, "conv2d_nchw.vta-sim", VTA)).seconds
+        sw_opt_total = sum(c * exhaustive_optimum(make_task(wl, "conv2d_nchw.vta-sim", VTA)).seconds
                            for wl, c in zip(MODELS[model], mt.workload.counts, strict=True))
         mrow = {"model": model, "autotvm_sw_ms": 1e3 * sw_model.cost, "sw_opt_ms": 1e3 * sw_opt_total,
                 "codesign_opt_ms": 1e3 * m_opt.seconds, "codesign_opt_hw": {k: v for k, v in m_opt.values.items() if "." not in k},

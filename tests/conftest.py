@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 @pytest.fixture(scope="session")
 def cpu_target() -> dict:
-    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.core.targets import default_cpu_target
 
     return default_cpu_target()
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tensortune.measure.base import ErrorKind, MeasureInput, MeasureResult
+from tensortune.core.values import ErrorKind, MeasureInput, MeasureResult
+from tensortune.templates import make_task
 
 
 class LandscapeMeasurer:
@@ -37,7 +38,6 @@ class LandscapeMeasurer:
 
 def landscape_task():
     """A Task over the dense template's space (no TVM build happens with LandscapeMeasurer)."""
-    from tensortune.measure.base import Task
     from tensortune.workloads import Dense
 
-    return Task.make(Dense.make(8, 64, 64), "dense.llvm", {"kind": "llvm", "num-cores": 1}, "synthetic")
+    return make_task(Dense.make(8, 64, 64), "dense.llvm", {"kind": "llvm", "num-cores": 1}, "synthetic")

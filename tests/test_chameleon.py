@@ -8,6 +8,7 @@ from tensortune.explorers import PPOExplorer
 from tensortune.samplers.adaptive import AdaptiveSampler, knee_k, mode_config
 from tensortune.space import Config, Constraint, OptionKnob, SearchSpace
 from tensortune.storage import SQLiteStorage
+from tensortune.templates import make_task
 from tensortune.tuners import Budget, Tuner, create
 
 TARGET = np.array([9, 2, 11, 5, 7, 1])
@@ -135,10 +136,9 @@ def test_recipes_on_landscape_and_resume(db_path, recipe):
 
 @pytest.mark.slow
 def test_recipes_end_to_end_on_a_real_layer(db_path, small_conv, cpu_target):
-    from tensortune.measure import Task
     from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
 
-    task = Task.make(small_conv, "conv2d_nchw.llvm", cpu_target)
+    task = make_task(small_conv, "conv2d_nchw.llvm", cpu_target)
     with TvmMeasurer(timing=TimingPolicy(repeat=2, min_repeat_ms=2)) as m:
         for recipe in ("rl", "sa-as", "chameleon"):
             strat = create(recipe, task.space, 0, plan_size=8)

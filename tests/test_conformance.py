@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from tensortune.bench.groundtruth import load_table
-from tensortune.measure.base import Task
 from tensortune.measure.replay import ReplayMeasurer
 from tensortune.storage.sqlite import SQLiteStorage
+from tensortune.templates import make_task
 from tensortune.tuners.loop import Budget, Tuner, make_run_id
 from tensortune.tuners.recipes import create, recipe_names
 
@@ -79,11 +79,11 @@ class SimMeasurer:
 class Case:
     def __init__(self, hardware: bool) -> None:
         if hardware:
-            from tensortune.accel.exhaustive import exhaustive_optimum
+            from tensortune.bench.vta_oracle import exhaustive_optimum
             from tensortune.workloads import resolve_layer
 
             _, wl = resolve_layer(VTA_LAYER)
-            self.task = Task.make(wl, "conv2d_codesign.vta-sim", {"kind": "vta-sim"})
+            self.task = make_task(wl, "conv2d_codesign.vta-sim", {"kind": "vta-sim"})
             self.optimum = exhaustive_optimum(self.task).gflops
             self.budget = VTA_BUDGET
             self.make_measurer = SimMeasurer
@@ -127,7 +127,7 @@ def test_every_registered_recipe_is_covered():
 
 
 def test_replay_answers_the_table_and_refuses_unknown_configs(tmp_path):
-    from tensortune.measure.base import MeasureInput
+    from tensortune.core.values import MeasureInput
     from tensortune.measure.replay import ReplayMiss
 
     gt = load_table(CPU_TABLE)

@@ -5,8 +5,9 @@ import os
 import numpy as np
 import pytest
 
-from tensortune.measure import ErrorKind, MeasureInput, Task
+from tensortune.core.values import ErrorKind, MeasureInput
 from tensortune.measure.tvm_jobs import build
+from tensortune.templates import make_task
 from tensortune.workloads import Conv2d
 
 pytestmark = pytest.mark.slow
@@ -18,7 +19,7 @@ GOOD = {"tile_f": [2, 1, 16, 1], "tile_y": [1, 1, 14, 1], "tile_x": [1, 1, 2, 7]
 
 @pytest.fixture
 def task():
-    return Task.make(Conv2d.make(1, 16, 14, 14, 32, 3, 1, 1), "conv2d_nchw.cuda", TARGET)
+    return make_task(Conv2d.make(1, 16, 14, 14, 32, 3, 1, 1), "conv2d_nchw.cuda", TARGET)
 
 
 def test_knobs_are_the_papers(task):
@@ -42,7 +43,7 @@ def test_too_many_threads_detected(task, tmp_path):
 def test_too_much_shared_memory_detected(tmp_path):
     from tensortune.workloads import resolve_layer
 
-    t = Task.make(resolve_layer("L6")[1], "conv2d_nchw.cuda", TARGET)
+    t = make_task(resolve_layer("L6")[1], "conv2d_nchw.cuda", TARGET)
     cfg = {"tile_f": [16, 1, 16, 1], "tile_y": [1, 1, 14, 1], "tile_x": [7, 1, 2, 1], "tile_rc": [1, 128],
            "tile_ry": [1, 3], "tile_rx": [1, 3], "auto_unroll_max_step": 0, "unroll_explicit": 0}
     out = build(t.spec(), cfg, str(tmp_path / "k.so"))

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from tensortune.measure import ErrorKind, MeasureInput, Task
+from tensortune.core.values import ErrorKind, MeasureInput
 from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
+from tensortune.templates import make_task
 from tensortune.workloads import Dense
 
 pytestmark = pytest.mark.slow
@@ -18,7 +19,7 @@ def measurer():
 
 
 def test_conv2d_configs_build_run_and_check(measurer, small_conv, cpu_target):
-    task = Task.make(small_conv, "conv2d_nchw.llvm", cpu_target)
+    task = make_task(small_conv, "conv2d_nchw.llvm", cpu_target)
     cfgs = task.space.sample(6, np.random.default_rng(0))
     res = measurer.measure([MeasureInput(task, c) for c in cfgs])
     assert len(res) == 6
@@ -32,13 +33,13 @@ def test_strided_padded_dilated_conv(measurer, cpu_target):
     from tensortune.workloads import Conv2d
 
     wl = Conv2d.make(1, 8, 13, 11, 16, 3, 2, 1, 2)
-    task = Task.make(wl, "conv2d_nchw.llvm", cpu_target)
+    task = make_task(wl, "conv2d_nchw.llvm", cpu_target)
     res = measurer.measure([MeasureInput(task, c) for c in task.space.sample(3, np.random.default_rng(1))])
     assert all(r.ok for r in res), [r.message for r in res]
 
 
 def test_dense_template(measurer, cpu_target):
-    task = Task.make(Dense.make(4, 64, 48), "dense.llvm", cpu_target)
+    task = make_task(Dense.make(4, 64, 48), "dense.llvm", cpu_target)
     res = measurer.measure([MeasureInput(task, c) for c in task.space.sample(4, np.random.default_rng(2))])
     assert all(r.ok for r in res), [r.message for r in res]
 
@@ -48,7 +49,7 @@ def test_faulty_kernels_are_recorded_and_tuning_goes_on(cpu_target, db_path):
     from tensortune.storage import SQLiteStorage
     from tensortune.tuners import Budget, Tuner, create
 
-    task = Task.make(Dense.make(4, 32, 16), "faulty_dense.llvm", cpu_target)
+    task = make_task(Dense.make(4, 32, 16), "faulty_dense.llvm", cpu_target)
     with TvmMeasurer(build_workers=2, run_timeout=4, timing=TimingPolicy(repeat=2, min_repeat_ms=1)) as m:
         s = Tuner(task, create("grid", task.space), m, SQLiteStorage(db_path), Budget(trials=10), batch_size=10).run()
     assert s.trials == 10
@@ -67,7 +68,7 @@ def test_faulty_kernels_are_recorded_and_tuning_goes_on(cpu_target, db_path):
 
 
 def test_build_timeout(cpu_target, small_conv):
-    task = Task.make(small_conv, "conv2d_nchw.llvm", cpu_target)
+    task = make_task(small_conv, "conv2d_nchw.llvm", cpu_target)
     cfg = task.space.sample(1, np.random.default_rng(3))[0]
     with TvmMeasurer(build_workers=1, build_timeout=0.01) as m:
         r = m.measure([MeasureInput(task, cfg)])[0]

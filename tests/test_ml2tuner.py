@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tensortune.core.values import MeasureInput
 from tensortune.cost_models.validity import ValidityModel
 from tensortune.features import HiddenFeatures
-from tensortune.measure.base import MeasureInput, Task
 from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.space import Config
 from tensortune.storage import SQLiteStorage
+from tensortune.templates import make_task
 from tensortune.tuners import Budget, Tuner, create
 from tensortune.tuners.ml2tuner import fit_p_and_a
 from tensortune.workloads import Conv2d, resolve_layer
@@ -28,7 +29,7 @@ def test_validity_model_learns_the_accelerators_buffer_limits():
     """V, trained on measured outcomes of 40% of a layer's space, predicts the rest (truth: the
     accelerator's buffer, encoding and hazard limits) far better than guessing the majority class."""
     _, wl = resolve_layer("resnet18:2")
-    task = Task.make(wl, "conv2d_nchw.vta-sim", VTA)
+    task = make_task(wl, "conv2d_nchw.vta-sim", VTA)
     cfgs = _all_configs(task)
     res = VtaSimMeasurer().measure([MeasureInput(task, c) for c in cfgs])
     valid = np.array([r.ok for r in res])
@@ -54,8 +55,8 @@ def test_vta_hidden_features_separate_configs_visible_features_cannot():
     """Same layer and knob values on two designs that differ only in the input buffer: the visible
     features are identical, the compile step's buffer depths are not, and neither are the outcomes."""
     _, wl = resolve_layer("resnet18:2")
-    small = Task.make(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"LOG_INP_BUFF_SIZE": 14}})
-    large = Task.make(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"LOG_INP_BUFF_SIZE": 15}})
+    small = make_task(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"LOG_INP_BUFF_SIZE": 14}})
+    large = make_task(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"LOG_INP_BUFF_SIZE": 15}})
     assert small.space.names == large.space.names and small.space.size == large.space.size
     cfgs = _all_configs(small)
     assert np.array_equal(small.space.encode(cfgs), large.space.encode(cfgs))
@@ -77,8 +78,8 @@ def test_vta_hidden_features_separate_configs_visible_features_cannot():
 def test_cpu_hidden_features_come_from_the_compiled_schedule():
     """Two CPU convs with the same output size have the same knobs and visible features; compiling
     shows one needs a padding stage (boundary handling) and reads a different input."""
-    a = Task.make(Conv2d.make(1, 16, 14, 14, 16, 3, 1, 1), "conv2d_nchw.llvm", {"kind": "llvm", "num-cores": 2})
-    b = Task.make(Conv2d.make(1, 16, 16, 16, 16, 3, 1, 0), "conv2d_nchw.llvm", {"kind": "llvm", "num-cores": 2})
+    a = make_task(Conv2d.make(1, 16, 14, 14, 16, 3, 1, 1), "conv2d_nchw.llvm", {"kind": "llvm", "num-cores": 2})
+    b = make_task(Conv2d.make(1, 16, 16, 16, 16, 3, 1, 0), "conv2d_nchw.llvm", {"kind": "llvm", "num-cores": 2})
     assert a.space.names == b.space.names and a.space.size == b.space.size
     cfgs = a.space.sample(3, np.random.default_rng(0))
     assert np.array_equal(a.space.encode(cfgs), b.space.encode(cfgs))
@@ -95,7 +96,7 @@ def test_cpu_hidden_features_come_from_the_compiled_schedule():
 
 def test_ml2tuner_measures_exactly_n_per_round_chosen_by_a_from_the_pool(db_path):
     _, wl = resolve_layer("resnet18:2")
-    task = Task.make(wl, "conv2d_nchw.vta-sim", VTA, "resnet18:2")
+    task = make_task(wl, "conv2d_nchw.vta-sim", VTA, "resnet18:2")
     strat = create("ml2tuner", task.space, 0, task=task)
     assert strat.n == 10 and strat.n_pool == 20
     pools = []
@@ -127,7 +128,7 @@ def test_ml2tuner_measures_exactly_n_per_round_chosen_by_a_from_the_pool(db_path
 
 def test_validity_filter_stage_in_other_recipes(db_path):
     _, wl = resolve_layer("resnet18:2")
-    task = Task.make(wl, "conv2d_nchw.vta-sim", VTA, "resnet18:2")
+    task = make_task(wl, "conv2d_nchw.vta-sim", VTA, "resnet18:2")
     strat = create("chameleon+v", task.space, 0, plan_size=16)
     assert strat.name == "chameleon+v" and strat.validity is not None
     s = Tuner(task, strat, VtaSimMeasurer(), SQLiteStorage(db_path), Budget(trials=64), tuner_name="chameleon+v",
@@ -145,7 +146,7 @@ def test_validity_filter_stage_in_other_recipes(db_path):
 
 def test_a_and_p_fit_on_valid_outcomes_only():
     _, wl = resolve_layer("resnet18:2")
-    task = Task.make(wl, "conv2d_nchw.vta-sim", VTA)
+    task = make_task(wl, "conv2d_nchw.vta-sim", VTA)
     cfgs = _all_configs(task)[:200]
     res = VtaSimMeasurer().measure([MeasureInput(task, c) for c in cfgs])
     ys = [task.flops / r.cost if r.ok else 0.0 for r in res]

@@ -69,7 +69,7 @@ def task_env(tmp_path, monkeypatch):
 def test_resnet18_extraction_weights_and_template_coverage(task_env) -> None:
     import tvm
 
-    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.core.targets import default_cpu_target
     from tensortune.models.importer import load_model
     from tensortune.models.tasks import _calls, extract_tasks, save_task
     from tensortune.templates.tir_schedules import conv_params
@@ -84,6 +84,17 @@ def test_resnet18_extraction_weights_and_template_coverage(task_env) -> None:
     for t in convs:
         save_task(t, task_dir())
         assert conv_params(TirWorkload(t.key)) is not None
+    # the default reduced space covers every ResNet-18 conv; each of its configs is one of the full space
+    from tensortune.templates import get_template
+
+    small, full = get_template("conv2d_nchw_fused.llvm-small"), get_template("conv2d_nchw_fused.llvm")
+    for t in convs:
+        wl = TirWorkload(t.key)
+        assert small.supports(wl)
+        rs, fs = small.space(wl), full.space(wl)
+        assert 100 <= rs.size <= 20_000 and fs.size > 10 * rs.size
+        for cfg in rs.sample(5, np.random.default_rng(0)):
+            assert fs.is_valid(fs.from_json(rs.to_json(cfg)))
     stem = [t for t in convs if TirWorkload(t.key).arg_specs[0][0] == (1, 3, 224, 224)]
     assert len(stem) == 1 and conv_params(TirWorkload(stem[0].key)) == Conv2d.make(1, 3, 224, 224, 64, 7, 2, 3)
     assert {t.kind for t in tasks} >= {"conv2d", "dense", "pool"}
@@ -109,7 +120,7 @@ def _onnx_model(path: str) -> tuple[np.ndarray, np.ndarray]:
 def test_onnx_import_builds_and_matches_numpy(task_env) -> None:
     import torch
 
-    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.core.targets import default_cpu_target
     from tensortune.models.build import build_model
     from tensortune.models.importer import load_model
 
@@ -147,7 +158,7 @@ def _random_schedules(model, target, seed: int = 0):
     rng = np.random.default_rng(seed)
     out = []
     for r in rows:
-        if r.template == "conv2d_nchw_fused.llvm":
+        if r.template and r.template.startswith("conv2d_nchw_fused.llvm"):
             cfg = r.task.space.sample(1, rng)[0]
             r.best_values, r.best_s = r.task.space.values(cfg), 1e-3
             out.append(TunedSchedule(r.task.workload.mod, r.template, r.best_values, r.best_s, r.task.workload.task_key))
@@ -161,11 +172,12 @@ def test_tuned_kernels_keep_their_parallel_loop_and_every_core_inside_the_model(
     already created at TVM's default (half the cores on x86, so one core here)."""
     import threading
 
+    from tensortune.core.targets import default_cpu_target
     from tensortune.core.threads import runtime_threads, target_cores
-    from tensortune.measure.tvm_measurer import default_cpu_target
     from tensortune.models.build import build_model, to_database
+    from tensortune.models.check import SUFFIX
     from tensortune.models.importer import load_model
-    from tensortune.models.pipeline import SUFFIX, profile_rows
+    from tensortune.models.pipeline import profile_rows
 
     monkeypatch.setenv("TVM_NUM_THREADS", "1")  # restored after the test
     src = task_env / "tiny.py"
@@ -228,18 +240,18 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     src.write_text(TINY)
     db, rep, out = task_env / "t.db", task_env / "r.json", task_env / "msdb"
     rc = main(["tune", "--model", f"{src}:Tiny", "--trials", "24", "--round-size", "8", "--batch-size", "8",
-               "--compare", "untuned,eager,frozen,onnxruntime,metaschedule", "--db", str(db), "--out", str(rep),
+               "--compare", "untuned,eager,frozen,onnxruntime,plain-tvm,metaschedule", "--db", str(db), "--out", str(rep),
                "--no-progress", "--repeat", "3", "--min-repeat-ms", "5"])
     assert rc == 0
     report = json.loads(rep.read_text())
     assert report["trials"] == 24
     hows = {t["tuned_by"] for t in report["tasks"]}
-    assert "tensortune template" in hows  # the convolutions
+    assert "tensortune template (reduced space)" in hows  # the convolutions, on the default reduced space
     assert sum(t["trials"] for t in report["tasks"]) == 24
     for name, err in report["max_abs_error"].items():
         assert err < 1e-3, name
     assert set(report["latency_ms"]) == {"tensortune", "TVM untuned", "PyTorch eager", "PyTorch frozen",
-                                         "ONNX Runtime", "MetaSchedule"}
+                                         "ONNX Runtime", "plain TVM", "MetaSchedule"}
     assert set(report["max_abs_error"]) == set(report["latency_ms"])  # every peer's output was checked
     assert all(len(v) >= 3 for v in report["repeats_ms"].values()) and report["sgemm_gflops"] > 0
     ms_trials = [t["metaschedule_trials"] for t in report["tasks"]]  # same budget for MetaSchedule
@@ -250,11 +262,14 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     prof = {p["task"]: p for p in report["profile"]}
     assert tuned <= set(prof) and all(prof[t]["tuned_us"] > 0 and prof[t]["ratio"] > 0 for t in tuned)
     assert report["threads"] == os.cpu_count()
+    # plain TVM (its own torch import + static_shape_tuning_pipeline) applied every tuned conv from our export
+    tuned_convs = {t["name"] for t in report["tasks"] if t["best_s"] and t["kind"] == "conv2d"}
+    assert tuned_convs and tuned_convs <= set(report["plain_tvm_applied"])
     printed = capsys.readouterr().out
     assert "per task inside the built model" in printed and "Unroll hint" not in printed
     assert os.path.getsize(report["log_path"]) > 0  # TVM's own lines went to the run's log
     assert main(["export", "--format", "metaschedule", "--db", str(db), "--out", str(out)]) == 0
-    jdb = ms.database.JSONDatabase(str(out / "workload.json"), str(out / "tuning_record.json"))
+    jdb = ms.database.JSONDatabase(str(out / "database_workload.json"), str(out / "database_tuning_record.json"))
     tuned_rows = [t for t in report["tasks"] if t["trials"] > 0]
     assert len(jdb) == len(tuned_rows)
     # the stored run: profile it, and write it as a library that a fresh process loads with TVM alone
@@ -273,7 +288,7 @@ def test_deployed_library_runs_with_the_tvm_runtime_alone(task_env) -> None:
     import subprocess
     import sys
 
-    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.core.targets import default_cpu_target
     from tensortune.models.build import build_model
     from tensortune.models.deploy import write_library
     from tensortune.models.importer import load_model
@@ -305,11 +320,11 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
     import tvm
     from tvm.s_tir import meta_schedule as ms
 
-    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.integrations.metaschedule_build import cpu_builder
+    from tensortune.integrations.metaschedule_strategy import TensortuneStrategy
     from tensortune.models.importer import load_model
-    from tensortune.models.ms_build import cpu_builder
     from tensortune.models.tasks import extract_tasks
-    from tensortune.tuners.ms_strategy import TensortuneStrategy
 
     src = task_env / "tiny.py"
     src.write_text(TINY)
@@ -335,7 +350,7 @@ def test_metaschedule_logging_survives_foreign_handlers(tmp_path) -> None:
 
     from tvm.s_tir.meta_schedule.logging import get_loggers_from_work_dir
 
-    from tensortune.tuners.ms_strategy import detach_foreign_meta_schedule_log_handlers
+    from tensortune.integrations.metaschedule_strategy import detach_foreign_meta_schedule_log_handlers
 
     ms_logger = logging.getLogger("tvm.s_tir.meta_schedule")
     saved = (list(ms_logger.handlers), ms_logger.propagate)
@@ -356,3 +371,57 @@ def test_metaschedule_logging_survives_foreign_handlers(tmp_path) -> None:
         for h in saved[0]:
             ms_logger.addHandler(h)
         ms_logger.propagate = saved[1]
+
+
+@pytest.mark.slow
+def test_a_wrong_kernel_inside_the_model_is_stored_and_replaced_by_the_next_best(task_env, monkeypatch) -> None:
+    """Per-kernel check (models issue): a tuned config that computes a wrong answer inside the built
+    model (here: a schedule made to round the padded input to integers) is caught against TVM's
+    default lowering on the real tensors, stored as WRONG_ANSWER for its task, and the build is
+    retried with that task's next-best config; every later read of the run skips it."""
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.core.values import ErrorKind
+    from tensortune.models.build import build_model
+    from tensortune.models.flow import _run_id, plan_tasks, stored_result
+    from tensortune.models.importer import load_model
+    from tensortune.models.pipeline import checked_build
+    from tensortune.storage import SQLiteStorage
+    from tensortune.storage.records import TuningRecord
+    from tensortune.templates.tir_schedules import FusedConv2d
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    target = default_cpu_target()
+    _, _, rows = plan_tasks(m, target)
+    row = next(r for r in rows if r.template == "conv2d_nchw_fused.llvm-small")
+    sp = row.task.space
+    fast, slow = sp.sample(2, np.random.default_rng(0))
+    storage = SQLiteStorage(str(task_env / "r.db"))
+    storage.add([TuningRecord(row.task.key, row.task.target_json, sp.to_json(c), sp.index_of(c), (t,),
+                              run_id=_run_id(row, "autotvm", 0), tuner="model-autotvm", flops=int(row.flops))
+                 for c, t in ((fast, 1e-4), (slow, 2e-4))])
+    res = stored_result(m, target, storage)
+    tuned = next(r for r in res.rows if r.name == row.name)
+    assert tuned.best_values == sp.to_json(fast)
+    original = FusedConv2d.schedule
+
+    def poisoned(self, wl, values):  # the fast config is wrong: its padded input is rounded to int32
+        sch = original(self, wl, values)
+        if values == sp.to_json(fast):
+            sch.unsafe_set_dtype(sch.get_sblock("pad_temp"), 0, "int32")
+        return sch
+
+    monkeypatch.setattr(FusedConv2d, "schedule", poisoned)
+    seen: list[str] = []
+    x = m.example_input()
+    built, wrong = checked_build(m, target, res, build_model(m, target), x, storage=storage, status=seen.append)
+    assert [w["task"] for w in wrong] == [row.name] and wrong[0]["config"] == sp.to_json(fast)
+    assert len(seen) == 1 and row.name in seen[0] and "WRONG_ANSWER" in seen[0]
+    assert tuned.best_values == sp.to_json(slow)  # the next best, in the rebuilt model
+    np.testing.assert_allclose(built.run(x), m.torch_output(x), rtol=1e-3, atol=1e-4)
+    checks = [r for r in storage.records(row.task.key) if r.kind == "check"]
+    assert len(checks) == 1 and checks[0].error == ErrorKind.WRONG_ANSWER and checks[0].config_index == sp.index_of(fast)
+    assert storage.best(row.task.key, row.task.target_json)[0].config_index == sp.index_of(slow)
+    again = stored_result(m, target, storage)  # a later build or resume never takes it again
+    assert next(r for r in again.rows if r.name == row.name).best_values == sp.to_json(slow)

@@ -8,8 +8,9 @@ import time
 import numpy as np
 import pytest
 
-from tensortune.measure import MeasureInput, Task
+from tensortune.core.values import MeasureInput
 from tensortune.measure.tvm_measurer import RpcTracker, TimingPolicy, TvmMeasurer
+from tensortune.templates import make_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.rpc]
 
@@ -53,7 +54,7 @@ def tracker():
 
 
 def test_rpc_measure_two_servers(tracker, small_conv, cpu_target):
-    task = Task.make(small_conv, "conv2d_nchw.llvm", cpu_target)
+    task = make_task(small_conv, "conv2d_nchw.llvm", cpu_target)
     cfgs = task.space.sample(4, np.random.default_rng(0))
     with TvmMeasurer(rpc=tracker, rpc_parallel=2, timing=TimingPolicy(repeat=3, min_repeat_ms=5)) as m:
         res = m.measure([MeasureInput(task, c) for c in cfgs])
@@ -66,7 +67,7 @@ def test_rpc_measure_two_servers(tracker, small_conv, cpu_target):
 def test_rpc_wrong_answer_detected(tracker, cpu_target):
     from tensortune.workloads import Dense
 
-    task = Task.make(Dense.make(4, 32, 16), "faulty_dense.llvm", cpu_target)
+    task = make_task(Dense.make(4, 32, 16), "faulty_dense.llvm", cpu_target)
     cfg = task.space.from_json({"fault": "wrong", "unroll_explicit": 0})
     with TvmMeasurer(rpc=tracker) as m:
         r = m.measure([MeasureInput(task, cfg)])[0]

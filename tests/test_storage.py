@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from tensortune.measure.base import ErrorKind
+from tensortune.core.values import ErrorKind
 from tensortune.storage import SCHEMA_VERSION, SQLiteStorage, StorageError, TuningRecord
 
 

@@ -5,15 +5,16 @@ import itertools
 import numpy as np
 import pytest
 
-from tensortune.accel.exhaustive import exhaustive_optimum
 from tensortune.accel.vta import ConvShape, Violation, VtaHardware, evaluate, evaluate_one
 from tensortune.accel.vta_functional import BufferOverflow, direct_conv_int, execute, requantize
+from tensortune.bench.vta_oracle import exhaustive_optimum
+from tensortune.core.values import ErrorKind, MeasureInput
 from tensortune.explorers.mappo import MAPPOExplorer
-from tensortune.measure.base import ErrorKind, MeasureInput, Task
 from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.samplers.confidence import ConfidenceSampler
 from tensortune.space import Config, OptionKnob, SearchSpace
 from tensortune.storage import SQLiteStorage
+from tensortune.templates import make_task
 from tensortune.tuners import Budget, Tuner, create
 from tensortune.workloads import Conv2d, ModelConvs, resolve_layer
 
@@ -134,7 +135,7 @@ def test_every_schedule_of_a_small_layer_executes_correctly_or_is_rejected_by_bo
 # --------------------------------------------------------------------------- spaces and measurer
 def test_measurer_reports_precise_violations_and_cycles():
     _, wl = resolve_layer("resnet18:6")
-    task = Task.make(wl, "conv2d_nchw.vta-sim", VTA)
+    task = make_task(wl, "conv2d_nchw.vta-sim", VTA)
     sp = task.space
     idx = np.array([sp.config(i).indices for i in range(sp.size)])
     cfgs = [Config(tuple(int(v) for v in row)) for row in idx[sp.valid_mask(idx)]]
@@ -158,7 +159,7 @@ def test_measurer_reports_precise_violations_and_cycles():
 def test_scalar_model_equals_vectorised_model(layer):
     """evaluate_one (single measurements) and evaluate (batches, exhaustive search) are one model."""
     _, wl = resolve_layer(layer)
-    task = Task.make(wl, "conv2d_codesign.vta-sim", VTA)
+    task = make_task(wl, "conv2d_codesign.vta-sim", VTA)
     sp = task.space
     idx = sp.random_indices(3000, np.random.default_rng(1))  # structurally invalid rows included
     vals = sp.value_arrays(idx)
@@ -174,7 +175,7 @@ def test_scalar_model_equals_vectorised_model(layer):
 
 
 def test_functional_mode_checks_valid_configs():
-    task = Task.make(Conv2d.make(1, 32, 10, 10, 32, 3, 1, 1), "conv2d_nchw.vta-sim", VTA)
+    task = make_task(Conv2d.make(1, 32, 10, 10, 32, 3, 1, 1), "conv2d_nchw.vta-sim", VTA)
     sp = task.space
     cfgs = sp.sample(40, np.random.default_rng(0))
     res = VtaSimMeasurer(functional=True).measure([MeasureInput(task, c) for c in cfgs])
@@ -185,19 +186,19 @@ def test_functional_mode_checks_valid_configs():
 
 def test_target_hardware_and_bad_input():
     _, wl = resolve_layer("L8")
-    small = Task.make(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"BLOCK_OUT": 32}})
+    small = make_task(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"BLOCK_OUT": 32}})
     assert small.space.knob("tile_co").options == (1, 2, 4, 8, 16)  # 512 / 32 = 16 blocks
     with pytest.raises(ValueError, match="unknown VTA hardware"):
-        _ = Task.make(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"BLOCKS": 3}}).space
+        _ = make_task(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"BLOCKS": 3}}).space
     with pytest.raises(ValueError, match="power of two"):
-        _ = Task.make(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"BLOCK_IN": 12}}).space
+        _ = make_task(wl, "conv2d_nchw.vta-sim", {"kind": "vta-sim", "hw": {"BLOCK_IN": 12}}).space
     with pytest.raises(ValueError, match="dilation"):
-        _ = Task.make(Conv2d.make(1, 16, 9, 9, 16, 3, 1, 1, 2), "conv2d_nchw.vta-sim", VTA).space
+        _ = make_task(Conv2d.make(1, 16, 9, 9, 16, 3, 1, 1, 2), "conv2d_nchw.vta-sim", VTA).space
 
 
 def test_codesign_budgets_are_static_constraints_with_a_penalty():
     _, wl = resolve_layer("L8")
-    task = Task.make(wl, "conv2d_codesign.vta-sim", VTA)
+    task = make_task(wl, "conv2d_codesign.vta-sim", VTA)
     sp = task.space
     idx = sp.random_indices(4000, np.random.default_rng(0))
     within = sp.valid_mask(idx)
@@ -212,7 +213,7 @@ def test_codesign_budgets_are_static_constraints_with_a_penalty():
 
 def test_model_codesign_shares_one_design_across_layers():
     model = ModelConvs.of("alexnet")
-    task = Task.make(model, "model_codesign.vta-sim", VTA)
+    task = make_task(model, "model_codesign.vta-sim", VTA)
     sp = task.space
     assert sum(1 for k in sp.knobs if k.hardware) == 8  # one set of hardware knobs for all layers
     assert len(sp.knobs) == 8 + 7 * len(model.layers)
@@ -230,7 +231,7 @@ def test_model_codesign_shares_one_design_across_layers():
         hw = {k: v[k] for k in v if "." not in k}
         total = 0.0
         for i, (wl, count) in enumerate(zip(model.layers, model.counts, strict=True), 1):
-            lt = Task.make(wl, tmpl_layer, VTA)
+            lt = make_task(wl, tmpl_layer, VTA)
             lv = {**hw, **{k.split(".", 1)[1]: x for k, x in v.items() if k.startswith(f"L{i}.")}}
             lr = m.measure([MeasureInput(lt, lt.space.from_json(lv))])[0]
             assert lr.ok
@@ -255,7 +256,7 @@ def task_instantiate(task, values):
 
 
 def test_model_exhaustive_optimum_beats_every_sampled_design():
-    task = Task.make(ModelConvs.of("alexnet"), "model_codesign.vta-sim", VTA)
+    task = make_task(ModelConvs.of("alexnet"), "model_codesign.vta-sim", VTA)
     opt = exhaustive_optimum(task)
     sp = task.space
     cfg = sp.from_json(opt.values)
@@ -322,7 +323,7 @@ def test_confidence_sampling_keeps_high_value_configs_and_synthesises_the_rest()
 
 def test_arco_recipe_on_vta_with_resume(db_path):
     _, wl = resolve_layer("resnet18:11")
-    task = Task.make(wl, "conv2d_codesign.vta-sim", VTA)
+    task = make_task(wl, "conv2d_codesign.vta-sim", VTA)
 
     def run(trials):
         strat = create("arco", task.space, 0, plan_size=16)
@@ -366,8 +367,8 @@ def test_cli_vta_sim(tmp_path, capsys):
 def test_hierarchical_codesign_beats_software_only_on_a_whole_model(db_path):
     """arco-hier (design outer, per-layer schedules inner) finds one design for all AlexNet conv layers
     that beats the best any schedule can do on the default design, and its per-layer assemblies run."""
-    task = Task.make(ModelConvs.of("alexnet"), "model_codesign.vta-sim", VTA)
-    sw_opts = [exhaustive_optimum(Task.make(wl, "conv2d_nchw.vta-sim", VTA)) for wl in task.workload.layers]
+    task = make_task(ModelConvs.of("alexnet"), "model_codesign.vta-sim", VTA)
+    sw_opts = [exhaustive_optimum(make_task(wl, "conv2d_nchw.vta-sim", VTA)) for wl in task.workload.layers]
     sw_opt = sum(c * o.seconds for o, c in zip(sw_opts, task.workload.counts, strict=True))
     # warm start: the default design running each layer's best software-only schedule
     init = dict(VtaHardware().knob_values())
@@ -395,14 +396,14 @@ def test_hierarchical_codesign_beats_software_only_on_a_whole_model(db_path):
 def test_hierarchical_codesign_rejects_spaces_it_cannot_split():
     _, wl = resolve_layer("resnet18:6")
     with pytest.raises(ValueError, match="no hardware knobs"):
-        create("arco-hier", Task.make(wl, "conv2d_nchw.vta-sim", VTA).space, 0)
-    task = Task.make(ModelConvs.of("alexnet"), "model_codesign.vta-sim", VTA)
+        create("arco-hier", make_task(wl, "conv2d_nchw.vta-sim", VTA).space, 0)
+    task = make_task(ModelConvs.of("alexnet"), "model_codesign.vta-sim", VTA)
     strat = create("arco-hier", task.space, 0, plan_size=4)
     cfgs = task.space.sample(2, np.random.default_rng(0))
     with pytest.raises(ValueError, match="per-layer times"):
         strat.tell(cfgs, [0.0, 0.0])  # a measurer without a per-layer profile
     # a single-layer co-design space needs no profile: the layer's time is the total
-    co = Task.make(wl, "conv2d_codesign.vta-sim", VTA)
+    co = make_task(wl, "conv2d_codesign.vta-sim", VTA)
     s = Tuner(co, create("arco-hier", co.space, 1, plan_size=16), VtaSimMeasurer(), SQLiteStorage(":memory:"),
               Budget(trials=64), tuner_name="arco-hier", seed=1, batch_size=16, remeasure_best=False).run()
     assert s.trials == 64 and s.best_cost < float("inf")

@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.measure.base import Task
+from tensortune.core.values import Task
 from tensortune.space import Config, SearchSpace
+from tensortune.templates import make_task
 
 GT_TEMPLATE = "conv2d_nchw.llvm-small"
 GT_LAYERS = ("L1", "L2", "L7", "L8")
@@ -149,9 +150,7 @@ class GroundTruth:
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise ValueError(f"{path}: not a {FORMAT} file")
         meta = doc["meta"]
-        task = Task(workload_from_key(meta["workload"]), meta["template"], json.dumps(meta["target"], sort_keys=True,
-                                                                                        separators=(",", ":")),
-                    meta.get("layer", ""))
+        task = make_task(workload_from_key(meta["workload"]), meta["template"], meta["target"], meta.get("layer", ""))
         fp = space_fingerprint(task.space)
         if fp != meta["space_fingerprint"]:
             raise ValueError(f"{path}: made for a different space of {meta['template']} "
@@ -198,11 +197,11 @@ def load_table(layer: str, directory: str | os.PathLike[str] | None = None) -> G
 
 
 def groundtruth_task(layer: str, target: dict[str, Any] | None = None) -> Task:
-    from tensortune.measure.tvm_measurer import default_cpu_target
+    from tensortune.core.targets import default_cpu_target
     from tensortune.workloads import resolve_layer
 
     name, wl = resolve_layer(layer)
-    return Task.make(wl, GT_TEMPLATE, target or default_cpu_target(), name=name)
+    return make_task(wl, GT_TEMPLATE, target or default_cpu_target(), name=name)
 
 
 def measure_table(layer: str, db_path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | None = None,

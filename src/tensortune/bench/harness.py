@@ -97,7 +97,7 @@ def run_recipe_on_replay(recipe: str, gt: GroundTruth, seed: int, budget: int, *
 
 def measure_live(gt: GroundTruth) -> float:
     """GFLOP/s of the table's optimum config measured now with the table's timing protocol."""
-    from tensortune.measure.base import MeasureInput
+    from tensortune.core.values import MeasureInput
     from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
 
     with TvmMeasurer(build_workers=1, timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
@@ -141,7 +141,7 @@ def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = T
     from rich.console import Console
 
     from tensortune.bench.peers import run_metaschedule
-    from tensortune.reports.baselines import torch_gflops
+    from tensortune.measure.torch_baseline import torch_gflops
 
     console = Console(stderr=True, quiet=not progress)
     out.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from tensortune.bench.traces import RunTrace
-from tensortune.measure.base import Task
+from tensortune.core.values import Task
 
 MS_PACK = 16  # vector block of the packed weight given to MetaSchedule
 # profiler scopes that are measurement, not search (MetaSchedule's task scheduler names them so)
@@ -42,8 +42,8 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
     from tvm.s_tir import meta_schedule as ms
 
     from tensortune.core.threads import set_default_threads, target_cores
-    from tensortune.models.ms_build import cpu_builder
-    from tensortune.tuners.ms_strategy import detach_foreign_meta_schedule_log_handlers
+    from tensortune.integrations.metaschedule_build import cpu_builder
+    from tensortune.integrations.metaschedule_strategy import detach_foreign_meta_schedule_log_handlers
 
     func = metaschedule_func(task)
     target = tvm.target.Target(task.target)
@@ -69,7 +69,7 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
         with ms.Profiler() as prof:
             t0 = time.perf_counter()
             ms.tune_tir(func, target, wd, max_trials_global=trials, num_trials_per_iter=trials_per_iter,
-                        builder=cpu_builder(),  # see models/ms_build.py
+                        builder=cpu_builder(),  # see integrations/metaschedule_build.py
                         runner=runner, measure_callbacks=callbacks, seed=seed, num_tuning_cores=2)
             total = time.perf_counter() - t0
         timers = {str(k): float(v) for k, v in prof.get().items()}

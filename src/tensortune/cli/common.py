@@ -57,7 +57,7 @@ def measurer_for(args: argparse.Namespace, target: dict) -> Any:
 
 
 def parse_target_arg(text: str) -> dict:
-    from tensortune.measure.tvm_measurer import parse_target
+    from tensortune.core.targets import parse_target
 
     try:
         return parse_target(text)

@@ -27,8 +27,9 @@ from tensortune.cli.common import (
     parse_target_arg,
 )
 from tensortune.cli.model_cmds import cmd_build, cmd_profile, cmd_tune_model
-from tensortune.measure.base import Task
+from tensortune.core.values import Task
 from tensortune.storage.sqlite import StorageError
+from tensortune.templates import make_task
 
 
 # ---------------------------------------------------------------------------- argument helpers
@@ -81,7 +82,7 @@ def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
         if not args.model or args.tasks:
             raise UserError("--codesign model tunes a whole model: give --model NAME and no --tasks")
         wl = ModelConvs.of(args.model)
-        return [Task.make(wl, args.template or "model_codesign.vta-sim", target, f"{args.model}:all")]
+        return [make_task(wl, args.template or "model_codesign.vta-sim", target, f"{args.model}:all")]
     if args.tasks and not args.model:
         raise UserError("--tasks selects tasks of --model; it does nothing without it")
     if args.model:
@@ -98,7 +99,7 @@ def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
     out = []
     for name, wl in wls:
         tmpl = args.template or ("conv2d_codesign.vta-sim" if codesign == "layer" else default_template(wl.op, target["kind"]))
-        out.append(Task.make(wl, tmpl, target, name))
+        out.append(make_task(wl, tmpl, target, name))
     return out
 
 
@@ -263,7 +264,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                           batch_size=args.batch_size, progress=not args.no_progress).run()
                 runs[name].append(s)
     if args.baseline and target["kind"] == "llvm":
-        from tensortune.reports.baselines import torch_gflops
+        from tensortune.measure.torch_baseline import torch_gflops
 
         baseline, _ = torch_gflops(task.workload, int(target.get("num-cores", 1)), args.repeat, args.min_repeat_ms)
     stats, overall = summarise(runs)
@@ -376,6 +377,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 DEFAULT_COMPARE = "eager,frozen,onnxruntime,untuned"
+CONV_SPACE_HELP = ("our conv template's space: reduced (thousands of mostly good configs per conv, what a whole-model "
+                   "budget can search) or full (millions)")
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:
@@ -385,6 +388,7 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="the run's seed")
     p.add_argument("--input-shape", help="model input shape, as given to tune")
     p.add_argument("--target", default="llvm", help="llvm (this CPU)")
+    p.add_argument("--conv-space", choices=["reduced", "full"], default="reduced", help="as given to tune")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -404,9 +408,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="how the --trials budget is shared among the model's tasks")
     wm.add_argument("--round-size", type=int, default=16, help="measurements a task gets per allocation round")
     wm.add_argument("--no-templates", action="store_true", help="tune every task on MetaSchedule's design space")
+    wm.add_argument("--conv-space", choices=["reduced", "full"], default="reduced", help=CONV_SPACE_HELP)
     wm.add_argument("--compare", default=DEFAULT_COMPARE, help="also check and time: eager (PyTorch), frozen "
                     "(torch.jit.freeze + optimize_for_inference), onnxruntime (CPU EP; pip install 'tensortune[peers]'), "
-                    "untuned (TVM), metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
+                    "untuned (TVM), plain-tvm (TVM's own import + static_shape_tuning_pipeline on our export), "
+                    "metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
     wm.add_argument("--out", help="write the model report (JSON) here (default: tensortune-MODEL/report.json beside --db)")
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)
@@ -433,7 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     e.add_argument("--format", choices=["jsonl", "metaschedule"], default="jsonl",
                    help="jsonl: every record; metaschedule: the best schedule per model task as a MetaSchedule "
-                        "JSON database (directory with workload.json and tuning_record.json)")
+                        "JSON database: a directory with database_workload.json and database_tuning_record.json, "
+                        "the work_dir of relax.pipeline.static_shape_tuning_pipeline(total_trials=0, "
+                        "cpu_weight_prepack=True)")
     e.set_defaults(func=cmd_export)
 
     i = sub.add_parser("import", help="import records from JSON lines (all or nothing)")

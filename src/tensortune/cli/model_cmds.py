@@ -17,6 +17,7 @@ from tensortune.cli.common import (
     open_storage,
     parse_target_arg,
 )
+from tensortune.core.logs import native_log
 
 
 def _compare(text: str | None) -> list[str]:
@@ -116,13 +117,17 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
             con.print(f"  round {k:3d}: {row.name[:48]:48s} {row.trials:4d} trials  {row.gflops:7.1f} GFLOP/s  "
                       f"[{spent}/{args.trials}]")
 
-    with measurer_for(args, target) as measurer:
+    log = os.path.join(work, "tvm.log")
+    con.print(f"TVM's own log lines go to {log}")
+    with native_log(log), measurer_for(args, target) as measurer:
         res = tune_model(model, target, measurer=measurer, storage=storage, recipe=args.tuner, trials=args.trials,
                          allocator=args.allocator, round_size=args.round_size, seed=args.seed,
-                         batch_size=args.batch_size, use_templates=not args.no_templates, on_round=on_round)
+                         batch_size=args.batch_size, use_templates=not args.no_templates, conv_space=args.conv_space,
+                         on_round=on_round)
     render_tasks(con, res)
     try:
-        rep, built = evaluate(model, target, res, compare=compare, work_dir=work, seed=args.seed,
+        rep, built = evaluate(model, target, res, compare=compare, work_dir=work, storage=storage, recipe=args.tuner,
+                              seed=args.seed,
                               ms_trials=args.trials, ms_per_iter=args.round_size, status=lambda m: con.print(m))
     except MismatchError as e:
         raise UserError(str(e)) from None
@@ -146,15 +151,15 @@ def cmd_profile(args: argparse.Namespace) -> int:
     if not os.path.exists(args.db):
         raise UserError(f"no database {args.db}")
     model, target = _load(args)
-    storage = open_storage(args.db, readonly=True)
-    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed)
+    storage = open_storage(args.db)  # a kernel that fails its in-model check is stored as WRONG_ANSWER
+    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space)
     if not any(r.best_values for r in res.rows):
         raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
     con = console()
     render_tasks(con, res)
     try:
         rep, _ = evaluate(model, target, res, compare=_compare(args.compare), work_dir=run_dir(args, model.name),
-                          seed=args.seed, status=lambda m: con.print(m))
+                          storage=storage, recipe=args.tuner, seed=args.seed, status=lambda m: con.print(m))
     except MismatchError as e:
         raise UserError(str(e)) from None
     render_profile(con, rep)
@@ -164,9 +169,10 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Write the tuned model as a library loadable with the TVM runtime alone, checked in a fresh process."""
-    from tensortune.models.build import build_model, to_database
+    from tensortune.models.build import build_model
     from tensortune.models.deploy import DeployError, metadata_path, write_library
     from tensortune.models.flow import stored_result
+    from tensortune.models.pipeline import MismatchError, checked_build
 
     check_tuner([args.tuner])
     if not os.path.exists(args.db):
@@ -175,16 +181,20 @@ def cmd_build(args: argparse.Namespace) -> int:
     if os.path.exists(args.out) and not args.force:
         raise UserError(f"{args.out} exists (use --force to overwrite)")
     model, target = _load(args)
-    storage = open_storage(args.db, readonly=True)
-    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed)
+    storage = open_storage(args.db)  # a kernel that fails its in-model check is stored as WRONG_ANSWER
+    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space)
     n = sum(1 for r in res.rows if r.best_values)
     if n == 0:
         raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
     con = console()
     log = os.path.join(run_dir(args, model.name), "tvm.log")
-    con.print(f"{model.name}: building with {n} tuned schedules (TVM's log: {log})")
-    built = build_model(model, target, to_database(res.schedules(), target), log_path=log)
+    con.print(f"{model.name}: building with {n} tuned schedules, each checked inside the model (TVM's log: {log})")
     x = model.example_input(args.seed)
+    try:
+        built, _ = checked_build(model, target, res, build_model(model, target, log_path=log), x, storage=storage,
+                                 recipe=args.tuner, seed=args.seed, log_path=log, status=lambda m: con.print(m))
+    except MismatchError as e:
+        raise UserError(str(e)) from None
     try:
         meta = write_library(built, args.out, model=model.name, input_shape=model.input_shape,
                              input_dtype=model.input_dtype, x=x, ref=model.torch_output(x),

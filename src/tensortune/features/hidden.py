@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.measure.base import Task
+from tensortune.core.values import Task
 from tensortune.space import Config
 from tensortune.templates import get_template
 

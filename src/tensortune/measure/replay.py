@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from tensortune.measure.base import ErrorKind, MeasureInput, MeasureResult
+from tensortune.core.values import ErrorKind, MeasureInput, MeasureResult
 
 
 class ReplayMiss(LookupError):

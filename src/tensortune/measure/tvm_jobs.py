@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.measure.base import ErrorKind
+from tensortune.core.values import ErrorKind
 
 _PREPARED: dict[tuple[str, str], tuple[list[np.ndarray], np.ndarray]] = {}
 

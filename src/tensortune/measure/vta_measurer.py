@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.accel.vta import HW_KNOBS, SW_KNOBS, Violation, evaluate, evaluate_one, violation_message
-from tensortune.measure.base import ErrorKind, MeasureInput, MeasureResult, Task
+from tensortune.core.values import ErrorKind, MeasureInput, MeasureResult, Task
 from tensortune.templates import get_template
 
 

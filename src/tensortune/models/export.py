@@ -1,6 +1,9 @@
 """``tensortune export --format metaschedule``: the best schedule of every whole-model task in a
-records database, as a MetaSchedule JSON database a TVM user can hand to ``compile_relax`` or
-``MetaScheduleApplyDatabase``."""
+records database, as a MetaSchedule JSON database in a directory that TVM's standard
+``relax.pipeline.static_shape_tuning_pipeline(total_trials=0, target=..., work_dir=DIR,
+cpu_weight_prepack=True)`` reads as it is (the ``database_*.json`` names its work dir uses). CPU
+weight prepacking must be on there: our conv schedules rewrite the weight layout, which needs the
+layout-free buffer attribute that pipeline attaches only with it."""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ import os
 from typing import Any
 
 from tensortune.models.build import TunedSchedule, to_database
+
+WORKLOADS, RECORDS = "database_workload.json", "database_tuning_record.json"
 
 
 def export_metaschedule(storage: Any, out_dir: str) -> int:
@@ -26,7 +31,8 @@ def export_metaschedule(storage: Any, out_dir: str) -> int:
     if not best:
         return 0
     os.makedirs(out_dir, exist_ok=True)
-    db = ms.database.JSONDatabase(os.path.join(out_dir, "workload.json"), os.path.join(out_dir, "tuning_record.json"))
+    # the names TVM's own pipelines read from a work dir (static_shape_tuning_pipeline, MetaScheduleApplyDatabase)
+    db = ms.database.JSONDatabase(os.path.join(out_dir, WORKLOADS), os.path.join(out_dir, RECORDS))
     for (task_key, target_key), rec in sorted(best.items()):
         template, wl_key = task_key.split("|", 1)
         wl = TirWorkload(wl_key[4:])

@@ -8,14 +8,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tensortune.measure.base import Task
+from tensortune.core.values import Task
 from tensortune.models.build import TunedSchedule
 from tensortune.models.importer import ImportedModel
 from tensortune.models.tasks import ModelTask, extract_tasks, save_task
+from tensortune.templates import make_task
 from tensortune.tuners.multitask import TaskProgress, make_allocator
 from tensortune.workloads.tir import TirWorkload, task_dir
 
 OURS = "conv2d_nchw_fused.llvm"
+CONV_SPACES = {"reduced": "conv2d_nchw_fused.llvm-small", "full": OURS}  # --conv-space
 MS_SPACE = "ms-space.llvm"
 
 
@@ -56,7 +58,8 @@ class ModelTuneResult:
                 for r in self.rows if r.task is not None and r.best_values is not None]
 
 
-def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool = True) -> tuple[Any, list[ModelTask], list[TaskRow]]:
+def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool = True,
+               conv_space: str = "reduced") -> tuple[Any, list[ModelTask], list[TaskRow]]:
     """Extract the tasks and choose how each is tuned: our template where one covers it, else
     MetaSchedule's design space (our explorers on its decisions), else TVM's default lowering (a
     function with nothing to decide, such as a reshape)."""
@@ -70,27 +73,29 @@ def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool
         save_task(t, task_dir())
         wl = TirWorkload(t.key)
         row = TaskRow(t.name, t.kind, t.weight, t.flops, "TVM default", None, None)
-        if use_templates and get_template(OURS).supports(wl):
-            row.how, row.template = "tensortune template", OURS
+        ours = [n for n in (CONV_SPACES[conv_space], OURS) if use_templates and get_template(n).supports(wl)]
+        if ours:
+            row.template = ours[0]
+            row.how = "tensortune template" + (" (reduced space)" if ours[0] != OURS else "")
         else:
             space = get_template(MS_SPACE).space_for(wl, target)
             if space.size > 1:
                 row.how, row.template = "MetaSchedule space", MS_SPACE
         if row.template:
-            row.task = Task.make(wl, row.template, target, t.name)
+            row.task = make_task(wl, row.template, target, t.name)
         rows.append(row)
     return fused, tasks, rows
 
 
 def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, storage: Any, recipe: str = "autotvm",
                trials: int = 1000, allocator: str = "gradient", round_size: int = 16, seed: int = 0,
-               batch_size: int = 16, use_templates: bool = True,
+               batch_size: int = 16, use_templates: bool = True, conv_space: str = "reduced",
                on_round: Callable[[int, TaskRow, int], None] | None = None) -> ModelTuneResult:
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
 
     start = time.perf_counter()
-    fused, tasks, rows = plan_tasks(model, target, use_templates)
+    fused, tasks, rows = plan_tasks(model, target, use_templates, conv_space)
     tuned = [r for r in rows if r.task is not None]
     progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]
     alloc = make_allocator(allocator, seed)
@@ -128,7 +133,9 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
             on_round(len(allocation), r, spent)
         if got == 0:
             p.space_size = p.trials  # nothing left to propose: exhausted
-    _load_best(tuned, storage, recipe, seed)  # best of resumed records too
+    for r in tuned:  # the stored best is the truth: resumed records count, wrong-answer configs do not
+        r.best_s, r.best_values = float("inf"), None
+    _load_best(tuned, storage, recipe, seed)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation)
 
 
@@ -143,11 +150,29 @@ def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> Non
             r.trials = len(storage.records(r.task.key, r.task.target_json, run, kind="trial"))
 
 
+def mark_wrong(row: TaskRow, storage: Any, recipe: str, seed: int, message: str) -> None:
+    """Store the row's chosen config as a WRONG_ANSWER check record of its run (so no later build or
+    resume takes it), then take the next-best stored config, or none (TVM's default lowering)."""
+    from tensortune.core.values import ErrorKind
+    from tensortune.storage.records import TuningRecord
+
+    assert row.task is not None and row.best_values is not None
+    sp = row.task.space
+    cfg = sp.from_json(row.best_values)
+    storage.add([TuningRecord(task_key=row.task.key, target_key=row.task.target_json, config=sp.to_json(cfg),
+                              config_index=sp.index_of(cfg), costs=(), error=ErrorKind.WRONG_ANSWER,
+                              message=message[:2000], tuner=f"model-{recipe}", run_id=_run_id(row, recipe, seed),
+                              seed=seed, kind="check", flops=int(row.flops), timestamp=time.time(),
+                              task_name=row.name)])
+    row.best_s, row.best_values = float("inf"), None
+    _load_best([row], storage, recipe, seed)
+
+
 def stored_result(model: ImportedModel, target: dict[str, Any], storage: Any, recipe: str = "autotvm",
-                  seed: int = 0, use_templates: bool = True) -> ModelTuneResult:
+                  seed: int = 0, use_templates: bool = True, conv_space: str = "reduced") -> ModelTuneResult:
     """A stored whole-model run as :func:`tune_model` would return it, without measuring anything."""
     start = time.perf_counter()
-    fused, tasks, rows = plan_tasks(model, target, use_templates)
+    fused, tasks, rows = plan_tasks(model, target, use_templates, conv_space)
     tuned = [r for r in rows if r.task is not None]
     _load_best(tuned, storage, recipe, seed)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, sum(r.trials for r in tuned))
@@ -172,7 +197,7 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
 
     from tensortune.core.logs import native_log
     from tensortune.core.threads import set_default_threads, target_cores
-    from tensortune.models.ms_build import cpu_builder
+    from tensortune.integrations.metaschedule_build import cpu_builder
 
     tgt = tvm.target.Target(target)
     os.makedirs(work_dir, exist_ok=True)  # tune_tasks writes its JSON database there but does not create it

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,7 +68,9 @@ def _from_torch(module: Any, shape: tuple[int, ...], name: str, source: str) -> 
     module = module.eval()
     x = torch.randn(*shape)
     try:
-        with torch.no_grad():
+        with torch.no_grad(), warnings.catch_warnings():
+            # torch.export's own pytree deprecation notice, printed on every export: not the user's concern
+            warnings.filterwarnings("ignore", category=FutureWarning, module="copyreg")
             module(x)
             exported = torch.export.export(module, (x,))
     except Exception as e:

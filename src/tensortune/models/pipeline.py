@@ -11,16 +11,18 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.logs import native_log
 from tensortune.core.threads import target_cores
 from tensortune.models.build import BuiltModel, KernelTime, build_model, max_error, to_database
-from tensortune.models.flow import ModelTuneResult, metaschedule_best, tune_with_metaschedule
+from tensortune.models.check import SUFFIX, check_kernels
+from tensortune.models.flow import ModelTuneResult, mark_wrong, metaschedule_best, tune_with_metaschedule
 from tensortune.models.importer import ImportedModel
 from tensortune.models.peers import PEERS, run_peer, sgemm_gflops
+from tensortune.models.plain_tvm import build_plain_tvm, export_schedules
 
 SLOW_FLAG = 1.25  # in-model time over tuned time that marks a task in the profile
-BUILDS = ("untuned", "metaschedule")
+BUILDS = ("untuned", "plain-tvm", "metaschedule")
 COMPARE = PEERS + BUILDS
-SUFFIX = "_prepacked"  # SplitLayoutRewritePreproc's name for a function whose weights it pre-packs
 
 
 @dataclass
@@ -82,6 +84,9 @@ class ModelReport:
     metaschedule_tuning_wall_s: float | None = None
     sgemm_gflops: float | None = None
     conv_gflops_in_model: dict[str, float] = field(default_factory=dict)
+    wrong_kernels: list[dict[str, Any]] = field(default_factory=list)  # configs that failed the in-model check
+    # --compare plain-tvm: the tuned functions TVM's standard pipeline applied from our export
+    plain_tvm_applied: list[str] = field(default_factory=list)
     log_path: str | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -99,24 +104,68 @@ def _tasks_json(result: ModelTuneResult) -> list[dict[str, Any]]:
              "trials": r.trials, "best_s": r.best_s if r.best_s < float("inf") else None} for r in result.rows]
 
 
+def checked_build(model: ImportedModel, target: dict[str, Any], result: ModelTuneResult, reference: BuiltModel,
+                  x: np.ndarray, *, storage: Any = None, recipe: str = "autotvm", seed: int = 0,
+                  log_path: str | None = None, status: Callable[[str], None] = lambda _m: None,
+                  ) -> tuple[BuiltModel, list[dict[str, Any]]]:
+    """Build with the tuned schedules and check every tuned function against ``reference`` (TVM's
+    default lowering) on the tensors of a real run. A wrong config is stored as a WRONG_ANSWER check
+    record of its run, its task falls back to its next-best config, and the build is retried.
+    Without ``storage`` a wrong kernel raises :class:`MismatchError`."""
+    wrong: list[dict[str, Any]] = []
+    for _ in range(sum(1 for r in result.rows if r.best_values) + 1):
+        built = build_model(model, target, to_database(result.schedules(), target), log_path=log_path)
+        owners = {c: r for t, r in zip(result.tasks, result.rows, strict=True) if r.best_values for c in t.callers}
+        bad = check_kernels(built, reference, x, set(owners))
+        if bad is None:
+            return built, wrong
+        row = owners[bad.symbol]
+        msg = (f"task {row.name}: config {row.best_values} computes a wrong answer inside the model (call {bad.call}: "
+               f"max abs error {bad.max_abs_error:.2e}, output max {bad.scale:.2e}, against TVM's default lowering)")
+        wrong.append({"task": row.name, "config": row.best_values, "max_abs_error": bad.max_abs_error})
+        if storage is None:
+            raise MismatchError(msg)
+        status(msg + "; stored as WRONG_ANSWER, rebuilding with its next-best config")
+        mark_wrong(row, storage, recipe, seed, msg)
+    raise MismatchError("the tuned build is still wrong after falling back on every task")
+
+
 def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResult, *, compare: list[str],
-             work_dir: str, seed: int = 0, ms_trials: int = 0, ms_per_iter: int = 16, repeat: int = 10,
-             min_repeat_ms: int = 200, profile_runs: int = 5,
+             work_dir: str, storage: Any = None, recipe: str = "autotvm", seed: int = 0, ms_trials: int = 0,
+             ms_per_iter: int = 16, repeat: int = 10, min_repeat_ms: int = 200, profile_runs: int = 5,
              status: Callable[[str], None] = lambda _m: None) -> tuple[ModelReport, BuiltModel]:
-    """Build (tuned, and the builds in ``compare``), check all, profile the tuned one, time all
-    back to back. Raises :class:`MismatchError` when a build's output is wrong."""
+    """Build (tuned, checked per kernel; and the builds in ``compare``), check all outputs, profile
+    the tuned one, time all back to back. Raises :class:`MismatchError` when a build's output is wrong."""
     bad = [c for c in compare if c not in COMPARE]
     if bad:
         raise ValueError(f"--compare takes {', '.join(COMPARE)}; not {', '.join(bad)}")
     threads = target_cores(target)
     log_path = os.path.join(work_dir, "tvm.log")
-    rep = ModelReport(model.name, list(model.input_shape), target, threads, result.trials, result.wall_seconds,
-                      _tasks_json(result), log_path=log_path)
+    x = model.example_input(seed)
     builds: dict[str, BuiltModel] = {}
-    status(f"building the tuned model (TVM's log: {log_path})")
-    builds["tensortune"] = build_model(model, target, to_database(result.schedules(), target), log_path=log_path)
+    status("building the model with TVM's default lowering (the per-kernel reference)")
+    reference = build_model(model, target, log_path=log_path)
+    status("building the tuned model and checking each tuned kernel on the tensors of a real run")
+    builds["tensortune"], wrong = checked_build(model, target, result, reference, x, storage=storage, recipe=recipe,
+                                                seed=seed, log_path=log_path, status=status)
+    rep = ModelReport(model.name, list(model.input_shape), target, threads, result.trials, result.wall_seconds,
+                      _tasks_json(result), wrong_kernels=wrong, log_path=log_path)
     if "untuned" in compare:
-        builds["TVM untuned"] = build_model(model, target, log_path=log_path)
+        builds["TVM untuned"] = reference
+    if "plain-tvm" in compare:
+        if model.torch_module is None:
+            rep.skipped["plain TVM"] = "needs a PyTorch model (it imports with TVM's torch frontend)"
+        else:
+            export_dir = os.path.join(work_dir, "metaschedule-export")
+            status(f"plain TVM: static_shape_tuning_pipeline(total_trials=0, cpu_weight_prepack=True) on the "
+                   f"export in {export_dir}")
+            export_schedules(result.schedules(), target, export_dir)
+            with native_log(log_path):
+                plain = build_plain_tvm(model.torch_module, x, target, export_dir)
+            builds["plain TVM"] = plain
+            tuned = {c for t, r in zip(result.tasks, result.rows, strict=True) if r.best_values for c in t.callers}
+            rep.plain_tvm_applied = sorted(f.removesuffix(SUFFIX) for f in plain.parallel_functions()
+                                           if f.removesuffix(SUFFIX) in tuned and f.endswith(SUFFIX))
     if "metaschedule" in compare:
         ms_dir = os.path.join(work_dir, f"metaschedule-{ms_trials}")
         status(f"MetaSchedule: the same {len(result.tasks)} tasks and weights, {ms_trials} measurements, "
@@ -127,7 +176,6 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
         for row, (n, best) in zip(rep.tasks, metaschedule_best(result.tasks, ms_db), strict=True):
             row["metaschedule_trials"], row["metaschedule_best_s"] = n, best
         builds["MetaSchedule"] = build_model(model, target, ms_db, log_path=log_path)
-    x = model.example_input(seed)
     ref = model.torch_output(x)
     if ref is not None:
         rep.output_scale = float(np.max(np.abs(ref)))

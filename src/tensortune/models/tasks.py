@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tensortune.models.importer import ImportedModel
+from tensortune.workloads.tir import block_kinds
 
 
 def fusion_passes(target: Any) -> list[Any]:
@@ -62,21 +63,6 @@ def _calls(mod: Any) -> list[str]:
 
     relax.analysis.post_order_visit(mod["main"].body, visit)
     return names
-
-
-def block_kinds(func: Any) -> dict[str, bool]:
-    """Block name -> whether it reduces, for every block of a PrimFunc."""
-    from tvm import s_tir
-
-    sch = s_tir.Schedule(func)
-    out: dict[str, bool] = {}
-    stack = list(sch.get_child_blocks(sch.get_sblock("root")))
-    while stack:
-        rv = stack.pop()
-        blk = sch.get(rv)
-        out[blk.name_hint] = any(int(iv.iter_type) == 2 for iv in blk.iter_vars)
-        stack.extend(sch.get_child_blocks(rv))
-    return out
 
 
 def _kind(func: Any) -> str:

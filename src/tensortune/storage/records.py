@@ -7,8 +7,9 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tensortune.measure.base import ErrorKind
+from tensortune.core.values import ErrorKind
 
+KINDS = ("trial", "remeasure", "check")
 REQUIRED = ("task_key", "target_key", "config", "config_index", "costs", "error")
 
 
@@ -24,7 +25,9 @@ class TuningRecord:
     tuner: str = ""
     run_id: str = ""
     seed: int = 0
-    kind: str = "trial"  # "trial" (counts toward a budget) or "remeasure" (incumbent re-check)
+    # "trial" (counts toward a budget), "remeasure" (incumbent re-check) or "check" (the config failed a
+    # correctness check outside the tuning loop, e.g. inside a built model)
+    kind: str = "trial"
     flops: int = 0
     build_seconds: float = 0.0
     run_seconds: float = 0.0
@@ -81,7 +84,7 @@ class TuningRecord:
         for name, typ in (("task_key", str), ("target_key", str), ("tuner", str), ("run_id", str), ("kind", str)):
             if name in kw and not isinstance(kw[name], typ):
                 raise ValueError(f"'{name}' must be a string")
-        if kw.get("kind", "trial") not in ("trial", "remeasure"):
+        if kw.get("kind", "trial") not in KINDS:
             raise ValueError(f"unknown record kind {kw['kind']!r}")
         return cls(**kw)
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from tensortune.measure.base import ErrorKind
+from tensortune.core.values import ErrorKind
 from tensortune.storage.records import TuningRecord
 
 SCHEMA_VERSION = 1
@@ -176,10 +176,13 @@ class SQLiteStorage:
 
     def best(self, task_key: str, target_key: str, k: int = 1, run_id: str | None = None) -> list[TuningRecord]:
         """The k fastest configs of a task. A config that was re-measured is ranked by its latest
-        re-measurement (the honest figure), otherwise by its trial."""
+        re-measurement (the honest figure), otherwise by its trial; a config with any wrong-answer
+        record (a trial, or a failed check inside a built model) is left out."""
         latest: dict[int, TuningRecord] = {}
-        for r in self.records(task_key, target_key, run_id):
-            if not r.ok:
+        recs = self.records(task_key, target_key, run_id)
+        wrong = {r.config_index for r in recs if r.error == ErrorKind.WRONG_ANSWER}  # never a best, however fast
+        for r in recs:
+            if not r.ok or r.config_index in wrong:
                 continue
             prev = latest.get(r.config_index)
             if prev is None or (r.kind == "remeasure") or (prev.kind == "trial" and r.cost < prev.cost):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any
 
+from tensortune.core.targets import target_key
+from tensortune.core.values import Task
 from tensortune.templates.base import Template
 
 _TEMPLATES: dict[str, str] = {
@@ -18,6 +21,7 @@ _TEMPLATES: dict[str, str] = {
     "model_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaModelCodesign",
     "ms-space.llvm": "tensortune.templates.tir_schedules:MsSpace",
     "conv2d_nchw_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2d",
+    "conv2d_nchw_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dReduced",
 }
 
 
@@ -38,3 +42,14 @@ def default_template(op: str, target_kind: str) -> str:
     if name not in _TEMPLATES:
         raise ValueError(f"no template for operator {op!r} on target kind {target_kind!r}")
     return name
+
+
+def make_task(workload: Any, template: str, target: dict[str, Any], name: str = "") -> Task:
+    """A task with its template's search space for the workload and target."""
+    space = get_template(template).space_for(workload, target)
+    return Task(workload, template, target_key(target), name or workload.key, space)
+
+
+def with_space(task: Task) -> Task:
+    """A task rebuilt from its key fields (e.g. read back from a table) with its search space."""
+    return make_task(task.workload, task.template, task.target, task.name)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tensortune.measure.base import ErrorKind, MeasureInput, Measurer, MeasureResult, Task
+from tensortune.core.values import ErrorKind, MeasureInput, Measurer, MeasureResult, Task
 from tensortune.space import Config
 from tensortune.storage.records import TuningRecord
 from tensortune.storage.sqlite import SQLiteStorage

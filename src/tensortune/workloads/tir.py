@@ -105,3 +105,18 @@ class TirWorkload:
 def inputs_are_default(wl: TirWorkload, inputs: list[np.ndarray]) -> bool:
     ref = wl.make_inputs(seed=0)
     return len(ref) == len(inputs) and all(a.shape == b.shape and np.array_equal(a, b) for a, b in zip(ref, inputs, strict=True))
+
+
+def block_kinds(func: Any) -> dict[str, bool]:
+    """Block name -> whether it reduces, for every block of a PrimFunc."""
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(func)
+    out: dict[str, bool] = {}
+    stack = list(sch.get_child_blocks(sch.get_sblock("root")))
+    while stack:
+        rv = stack.pop()
+        blk = sch.get(rv)
+        out[blk.name_hint] = any(int(iv.iter_type) == 2 for iv in blk.iter_vars)
+        stack.extend(sch.get_child_blocks(rv))
+    return out

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.accel.vta import HW_KNOBS, SW_KNOBS, ConvShape, evaluate
-from tensortune.measure.base import Task
+from tensortune.core.values import Task
 from tensortune.templates import get_template
 
 

@@ -1,4 +1,5 @@
-"""Typed values of the measurement contract: tasks, inputs, results, error kinds, the Measurer."""
+"""The core values every layer shares: tasks, measurement inputs and results, error kinds, the
+Measurer protocol. Floor 1: this module imports nothing of tensortune but the search space."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import cached_property
 from typing import Any, Protocol, runtime_checkable
 
 from tensortune.space import Config, SearchSpace
@@ -27,22 +27,23 @@ class ErrorKind(IntEnum):
     UNKNOWN = 8
 
 
-def target_key(target: dict[str, Any]) -> str:
-    return json.dumps(target, sort_keys=True, separators=(",", ":"))
-
-
 @dataclass(frozen=True)
 class Task:
-    """What is tuned: a workload, the template that schedules it, and the target (a TVM target dict)."""
+    """What is tuned: a workload, the template that schedules it, the target (a TVM target dict), and
+    the template's search space for them. Made by ``templates.make_task``, which knows the templates;
+    the space is not part of the task's identity."""
 
     workload: Any
     template: str
     target_json: str
     name: str = ""
+    search_space: SearchSpace | None = field(default=None, compare=False, hash=False, repr=False)
 
-    @classmethod
-    def make(cls, workload: Any, template: str, target: dict[str, Any], name: str = "") -> Task:
-        return cls(workload, template, target_key(target), name or workload.key)
+    @property
+    def space(self) -> SearchSpace:
+        if self.search_space is None:
+            raise ValueError(f"task {self.name or self.key} carries no search space: make it with templates.make_task")
+        return self.search_space
 
     @property
     def target(self) -> dict[str, Any]:
@@ -55,12 +56,6 @@ class Task:
     @property
     def flops(self) -> int:
         return int(self.workload.flops)
-
-    @cached_property
-    def space(self) -> SearchSpace:
-        from tensortune.templates import get_template
-
-        return get_template(self.template).space_for(self.workload, self.target)
 
     def spec(self) -> dict[str, Any]:
         """Primitive description passed to worker processes."""

@@ -1,0 +1,36 @@
+"""Targets: TVM target dicts, their canonical key, and the ones a user names on the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+
+def target_key(target: dict[str, Any]) -> str:
+    return json.dumps(target, sort_keys=True, separators=(",", ":"))
+
+
+def default_cpu_target(num_cores: int | None = None) -> dict:
+    """The local CPU as a TVM target dict (host LLVM cpu name, so AVX-512 is used where present)."""
+    from tvm.target import codegen
+
+    return {"kind": "llvm", "mcpu": codegen.llvm_get_system_cpu(), "num-cores": int(num_cores or os.cpu_count() or 1)}
+
+
+def parse_target(text: str) -> dict:
+    """``llvm`` (this CPU), ``cuda``, ``vta-sim``, or a JSON target dict."""
+    text = text.strip()
+    if text == "llvm":
+        return default_cpu_target()
+    if text == "cuda":
+        return {"kind": "cuda", "arch": "sm_90"}
+    if text == "vta-sim":
+        return {"kind": "vta-sim"}
+    try:
+        t = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"unknown target {text!r}: use llvm, cuda, or a JSON target dict") from None
+    if not isinstance(t, dict) or "kind" not in t:
+        raise ValueError(f"a target dict needs a 'kind': {text!r}")
+    return t
