@@ -310,7 +310,7 @@ def _bits1(depth: int) -> int:
 def evaluate_one(layer: ConvShape, p: dict[str, int]) -> dict[str, Any]:
     """:func:`evaluate` for one configuration in plain Python integers (no numpy), for single
     measurements: the same formulas and checks in the same order, about 20x faster than a 1-element
-    array call. ``tests/test_vta.py`` checks that both agree on whole spaces."""
+    array call. ``tests/accel/test_vta.py`` checks that both agree on whole spaces."""
     B, BI, BO = int(p["BATCH"]), int(p["BLOCK_IN"]), int(p["BLOCK_OUT"])
     tb, th, tw, tci, tco = (int(p[k]) for k in ("tile_b", "tile_h", "tile_w", "tile_ci", "tile_co"))
     ht, ot = int(p["h_nthread"]), int(p["oc_nthread"])

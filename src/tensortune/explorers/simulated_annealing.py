@@ -28,6 +28,13 @@ class SimulatedAnnealing:
         self.queries = 0  # configurations scored by the model in the last round
         self._points: np.ndarray | None = None
 
+    def state_bytes(self) -> bytes | None:
+        """None: the chains are not checkpointed (a resumed run restarts them from random points)."""
+        return None
+
+    def load_state_bytes(self, data: bytes) -> None:
+        pass
+
     def _start_points(self, space: SearchSpace, rng: np.random.Generator) -> np.ndarray:
         if self.persistent and self._points is not None and self._points.shape[1] == len(space.knobs):
             return self._points

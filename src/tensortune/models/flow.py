@@ -59,7 +59,7 @@ class ModelTuneResult:
 
 
 def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool = True,
-               conv_space: str = "reduced") -> tuple[Any, list[ModelTask], list[TaskRow]]:
+               conv_space: str = "full") -> tuple[Any, list[ModelTask], list[TaskRow]]:
     """Extract the tasks and choose how each is tuned: our template where one covers it, else
     MetaSchedule's design space (our explorers on its decisions), else TVM's default lowering (a
     function with nothing to decide, such as a reshape)."""
@@ -89,7 +89,7 @@ def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool
 
 def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, storage: Any, recipe: str = "autotvm",
                trials: int = 1000, allocator: str = "gradient", round_size: int = 16, seed: int = 0,
-               batch_size: int = 16, use_templates: bool = True, conv_space: str = "reduced",
+               batch_size: int = 16, use_templates: bool = True, conv_space: str = "full",
                on_round: Callable[[int, TaskRow, int], None] | None = None) -> ModelTuneResult:
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
@@ -169,7 +169,7 @@ def mark_wrong(row: TaskRow, storage: Any, recipe: str, seed: int, message: str)
 
 
 def stored_result(model: ImportedModel, target: dict[str, Any], storage: Any, recipe: str = "autotvm",
-                  seed: int = 0, use_templates: bool = True, conv_space: str = "reduced") -> ModelTuneResult:
+                  seed: int = 0, use_templates: bool = True, conv_space: str = "full") -> ModelTuneResult:
     """A stored whole-model run as :func:`tune_model` would return it, without measuring anything."""
     start = time.perf_counter()
     fused, tasks, rows = plan_tasks(model, target, use_templates, conv_space)

@@ -34,6 +34,8 @@ def mode_config(candidates: list[Config]) -> Config:
 
 
 class AdaptiveSampler:
+    candidate_factor = 8  # clusters 8 plans of candidates (capped at 5% of the space by the strategy)
+
     def __init__(self, ks: tuple[int, ...] = (8, 16, 24, 32, 40, 48, 56, 64), threshold: float = 2.5,
                  max_candidates: int = 2048) -> None:
         if threshold <= 1.0:

@@ -20,6 +20,8 @@ ValueFn = Callable[[SearchSpace, np.ndarray], np.ndarray]
 
 
 class ConfidenceSampler:
+    candidate_factor = 8  # draws from 8 plans of candidates, as adaptive sampling does
+
     def __init__(self, value_fn: ValueFn | None = None, temperature: float = 1.0) -> None:
         """``value_fn(space, index_rows)``: the critic; without one, the candidates' scores are used."""
         if temperature <= 0:

@@ -267,8 +267,8 @@ class HierarchicalCodesign(SearchStrategy):
                if self.ys[i] > 0]
         cands = self.explorer.propose(self.design_space, self._score, self.n_candidates, set(), self.rng,
                                       incumbents=list(dict.fromkeys(inc)))
-        self.search_steps.append(int(getattr(self.explorer, "steps", 0)))
-        self.model_queries.append(int(getattr(self.explorer, "queries", 0)))
+        self.search_steps.append(self.explorer.steps)
+        self.model_queries.append(self.explorer.queries)
         n_designs = max(1, self.plan_size // self.inner_trials)
         designs = self.sampler.select(cands, n_designs, self.design_space, set(), self.rng)
         # the sampled designs first, then the best other candidates, until the plan is full

@@ -116,8 +116,8 @@ class ML2Tuner(SearchStrategy):
         order = np.argsort(-ys, kind="stable")
         incumbents = [self.xs[i] for i in order[: self.n] if ys[i] > 0]
         cands = self.explorer.propose(self.space, score, self.n_explore, self.visited, self.rng, incumbents=incumbents)
-        self.search_steps.append(int(getattr(self.explorer, "steps", 0)))
-        self.model_queries.append(int(getattr(self.explorer, "queries", 0)))
+        self.search_steps.append(self.explorer.steps)
+        self.model_queries.append(self.explorer.queries)
         cfgs = [c for c, _ in cands]
         ok = self.v.predict(self.space.encode(cfgs)) if cfgs else np.zeros(0, dtype=bool)
         self.rejected_by_v.append(int((~ok).sum()))

@@ -73,8 +73,8 @@ class ModelBasedStrategy(SearchStrategy):
         incumbents = [self.xs[i] for i in order[: self.plan_size] if self.ys[i] > 0]
         cands = self.explorer.propose(self.space, self.score, self.n_candidates, self.visited, self.rng,
                                       incumbents=incumbents)
-        self.search_steps.append(int(getattr(self.explorer, "steps", 0)))
-        self.model_queries.append(int(getattr(self.explorer, "queries", 0)))
+        self.search_steps.append(self.explorer.steps)
+        self.model_queries.append(self.explorer.queries)
         if self.validity is not None and self.validity.fitted and cands:
             ok = self.validity.predict(self.space.encode([c for c, _ in cands]))
             self.rejected_by_v.append(int((~ok).sum()))
@@ -85,13 +85,10 @@ class ModelBasedStrategy(SearchStrategy):
 
     def state_bytes(self) -> bytes | None:
         """The explorer's learned state (e.g. agent weights) if it changed since the last call."""
-        get = getattr(self.explorer, "state_bytes", None)
-        if not self._dirty or get is None:
+        if not self._dirty:
             return None
         self._dirty = False
-        return get()
+        return self.explorer.state_bytes()
 
     def load_state_bytes(self, data: bytes) -> None:
-        load = getattr(self.explorer, "load_state_bytes", None)
-        if load is not None:
-            load(data)
+        self.explorer.load_state_bytes(data)

@@ -1,105 +1,114 @@
-"""Named recipes: ``create("autotvm", space, seed)``. A new recipe is one entry here."""
+"""Named recipes: ``create("autotvm", space, seed)``. A recipe is data: its parts (cost model, explorer,
+sampler, validity filter) by their registry names and what it needs (hardware knobs, the task), so a
+new recipe is one entry here, and the conformance suite reads requirements from the recipe."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tensortune.space import SearchSpace
 from tensortune.tuners.strategy import SearchStrategy
 
 
-def _random(space: SearchSpace, seed: int, **_: Any) -> SearchStrategy:
-    from tensortune.tuners.random_search import RandomSearch
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    strategy: str  # "model-based", "random", "grid", "ml2tuner", "hierarchical"
+    explorer: str | None = None  # explorers/registry.py
+    sampler: str | None = None  # samplers/registry.py
+    cost_model: str | None = None  # cost_models/registry.py
+    loss: str = "rank"  # the cost model's default loss (--loss overrides)
+    validity: bool = False  # ML2Tuner's validity model V as a filter stage
+    needs_hardware_knobs: bool = False  # tunes hardware too: only on co-design spaces
+    needs_task: bool = False  # compiles candidates itself (hidden features)
+    default_plan_size: int = 64
+    about: str = ""
 
-    return RandomSearch(space, seed)
-
-
-def _grid(space: SearchSpace, seed: int, **_: Any) -> SearchStrategy:
-    from tensortune.tuners.grid import GridSearch
-
-    return GridSearch(space, seed)
-
-
-def _model_based(name: str, explorer: str, sampler: str, validity: bool = False) -> Callable[..., SearchStrategy]:
-    def make(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "rank", epsilon: float = 0.05,
-             **_: Any) -> SearchStrategy:
-        from tensortune.cost_models.xgb import XGBoostCostModel
-        from tensortune.explorers.ppo import PPOExplorer
-        from tensortune.explorers.simulated_annealing import SimulatedAnnealing
-        from tensortune.samplers.adaptive import AdaptiveSampler
-        from tensortune.samplers.greedy import GreedyEpsilon
-        from tensortune.tuners.model_based import ModelBasedStrategy
-
-        exp = PPOExplorer(seed=seed) if explorer == "ppo" else SimulatedAnnealing()
-        smp = AdaptiveSampler() if sampler == "adaptive" else GreedyEpsilon(epsilon)
-        # adaptive sampling clusters a wider candidate set than the plan it returns
-        n_cand = 8 * plan_size if sampler == "adaptive" else plan_size
-        from tensortune.cost_models.validity import ValidityModel
-
-        return ModelBasedStrategy(space, seed, XGBoostCostModel(loss=loss, seed=seed), exp, smp, plan_size=plan_size,
-                                  name=name + ("+v" if validity else ""), n_candidates=n_cand,
-                                  validity=ValidityModel(seed=seed) if validity else None)
-
-    return make
+    @property
+    def model_based(self) -> bool:
+        """Learns from its measurements (the conformance suite holds it to beating random)."""
+        return self.strategy not in ("random", "grid")
 
 
-def _arco(space: SearchSpace, seed: int, plan_size: int = 64, loss: str = "reg", validity: bool = False,
-          **_: Any) -> SearchStrategy:
-    """ARCO: XGBoost (reg, Table 4) + MAPPO over the knob groups + confidence sampling on the critic."""
-    from tensortune.cost_models.validity import ValidityModel
-    from tensortune.cost_models.xgb import XGBoostCostModel
-    from tensortune.explorers.mappo import MAPPOExplorer
-    from tensortune.samplers.confidence import ConfidenceSampler
-    from tensortune.tuners.model_based import ModelBasedStrategy
-
-    exp = MAPPOExplorer(seed=seed)
-    return ModelBasedStrategy(space, seed, XGBoostCostModel(loss=loss, seed=seed), exp, ConfidenceSampler(exp.values),
-                              plan_size=plan_size, name="arco" + ("+v" if validity else ""), n_candidates=8 * plan_size,
-                              validity=ValidityModel(seed=seed) if validity else None)
+def _model_based(name: str, explorer: str, sampler: str, loss: str, about: str) -> Recipe:
+    return Recipe(name, "model-based", explorer, sampler, "xgb", loss, about=about)
 
 
-def _ml2tuner(space: SearchSpace, seed: int, task: Any = None, n: int = 10, alpha: float = 1.0, **_: Any
-              ) -> SearchStrategy:
-    """ML2Tuner: V filters, P ranks (alpha+1)N candidates, A (with hidden features from compiling them) picks N.
-    N defaults to the paper's 10 (``plan_size`` does not change it: the paper's N is part of the method)."""
-    if task is None:
-        raise ValueError("ml2tuner compiles candidates for hidden features, so it needs the task (create(..., task=task))")
-    from tensortune.features import HiddenFeatures
-    from tensortune.tuners.ml2tuner import ML2Tuner
-
-    return ML2Tuner(space, seed, HiddenFeatures(task), n=n, alpha=alpha)
-
-
-def _arco_hier(space: SearchSpace, seed: int, plan_size: int = 32, **_: Any) -> SearchStrategy:
-    """Hierarchical co-design: ARCO's hardware agent over designs, per-layer learned schedule choice inside."""
-    from tensortune.tuners.hierarchical import HierarchicalCodesign
-
-    return HierarchicalCodesign(space, seed, plan_size=plan_size)
-
-
-# explorer and sampler of the model-based recipes (XGBoost cost model)
-MODEL_BASED = {"autotvm": ("sa", "greedy"), "rl": ("ppo", "greedy"), "sa-as": ("sa", "adaptive"),
-               "chameleon": ("ppo", "adaptive")}
-
-RECIPES: dict[str, Callable[..., SearchStrategy]] = {
-    "random": _random,
-    "grid": _grid,
-    **{name: _model_based(name, e, s) for name, (e, s) in MODEL_BASED.items()},
-    "arco": _arco,
-    "arco-hier": _arco_hier,
-    "ml2tuner": _ml2tuner,
-}
+_BASE = [
+    Recipe("random", "random", about="uniform random configs"),
+    Recipe("grid", "grid", about="every config in index order"),
+    _model_based("autotvm", "sa", "greedy", "rank", "AutoTVM: XGBoost + simulated annealing + greedy top-k"),
+    _model_based("rl", "ppo", "greedy", "rank", "Chameleon's RL exploration alone (greedy top-k)"),
+    _model_based("sa-as", "sa", "adaptive", "rank", "Chameleon's adaptive sampling alone (SA explores)"),
+    _model_based("chameleon", "ppo", "adaptive", "rank", "Chameleon: PPO exploration + adaptive sampling"),
+    _model_based("arco", "mappo", "confidence", "reg", "ARCO: MAPPO over knob groups + confidence sampling"),
+    Recipe("arco-hier", "hierarchical", needs_hardware_knobs=True, default_plan_size=32,
+           about="ARCO's hardware agent over designs, per-layer learned schedule choice inside"),
+    Recipe("ml2tuner", "ml2tuner", needs_task=True, about="ML2Tuner: V filters, P ranks, A on hidden features picks N"),
+]
+RECIPES: dict[str, Recipe] = {r.name: r for r in _BASE}
 # every model-based recipe with ML2Tuner's validity model V as a filter stage: "chameleon+v"
-RECIPES.update({name + "+v": _model_based(name, e, s, validity=True) for name, (e, s) in MODEL_BASED.items()})
-RECIPES["arco+v"] = lambda space, seed, **kw: _arco(space, seed, **{**kw, "validity": True})
+RECIPES.update({f"{r.name}+v": replace(r, name=f"{r.name}+v", validity=True, about=r.about + ", V filter")
+                for r in _BASE if r.strategy == "model-based"})
 
 
 def recipe_names() -> list[str]:
     return sorted(RECIPES)
 
 
-def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> SearchStrategy:
+def recipe(name: str) -> Recipe:
     if name not in RECIPES:
         raise ValueError(f"unknown tuner {name!r}; known tuners: {', '.join(recipe_names())}")
-    return RECIPES[name](space, seed, **options)
+    return RECIPES[name]
+
+
+def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> SearchStrategy:
+    """The recipe's strategy. Options: ``plan_size``, ``loss``, ``epsilon`` (model-based), ``task``
+    (ml2tuner), ``n``/``alpha`` (ml2tuner); options a recipe does not use are ignored."""
+    r = recipe(name)
+    if r.strategy == "random":
+        from tensortune.tuners.random_search import RandomSearch
+
+        return RandomSearch(space, seed)
+    if r.strategy == "grid":
+        from tensortune.tuners.grid import GridSearch
+
+        return GridSearch(space, seed)
+    if r.strategy == "ml2tuner":
+        task = options.get("task")
+        if task is None:
+            raise ValueError("ml2tuner compiles candidates for hidden features, so it needs the task "
+                             "(create(..., task=task))")
+        from tensortune.features import HiddenFeatures
+        from tensortune.tuners.ml2tuner import ML2Tuner
+
+        # N defaults to the paper's 10 (plan_size does not change it: the paper's N is part of the method)
+        return ML2Tuner(space, seed, HiddenFeatures(task), n=options.get("n", 10), alpha=options.get("alpha", 1.0))
+    if r.strategy == "hierarchical":
+        from tensortune.tuners.hierarchical import HierarchicalCodesign
+
+        return HierarchicalCodesign(space, seed, plan_size=options.get("plan_size", r.default_plan_size))
+    return _model_based_strategy(r, space, seed, **options)
+
+
+def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
+                          loss: str | None = None, epsilon: float = 0.05, **_: Any) -> SearchStrategy:
+    from tensortune.cost_models.registry import make_cost_model
+    from tensortune.cost_models.validity import ValidityModel
+    from tensortune.explorers.registry import make_explorer
+    from tensortune.samplers.registry import candidate_factor, make_sampler
+    from tensortune.tuners.model_based import ModelBasedStrategy
+
+    assert r.explorer and r.sampler and r.cost_model
+    plan = plan_size if plan_size is not None else r.default_plan_size
+    explorer = make_explorer(r.explorer, seed)
+    if r.sampler == "greedy":
+        sampler = make_sampler("greedy", epsilon=epsilon)
+    elif r.sampler == "confidence":  # draws on the critic of the explorer's agents
+        sampler = make_sampler("confidence", value_fn=explorer.values)  # type: ignore[attr-defined]
+    else:
+        sampler = make_sampler(r.sampler)
+    return ModelBasedStrategy(space, seed, make_cost_model(r.cost_model, loss=loss or r.loss, seed=seed), explorer,
+                              sampler, plan_size=plan, name=r.name, n_candidates=candidate_factor(r.sampler) * plan,
+                              validity=ValidityModel(seed=seed) if r.validity else None)

@@ -22,14 +22,13 @@ from tensortune.storage.sqlite import SQLiteStorage
 from tensortune.templates import make_task
 from tensortune.tuners.loop import Budget, Tuner, make_run_id
 from tensortune.tuners.recipes import create, recipe_names
+from tensortune.tuners.recipes import recipe as recipe_of
 
 CPU_TABLE = "L8"
 CPU_BUDGET = 160  # of the table's 1,344 configs
 VTA_LAYER = "resnet18:6"
 VTA_BUDGET = 512  # of 66,692 runnable configs (9.9M in the space)
 RANDOM_SEEDS = range(9)
-NOT_MODEL_BASED = {"random", "grid"}
-NEEDS_HARDWARE_KNOBS = {"arco-hier"}
 SEED = 0
 
 
@@ -123,7 +122,9 @@ def cases():
 
 def test_every_registered_recipe_is_covered():
     assert set(recipe_names()) >= {"random", "grid", "autotvm", "chameleon", "ml2tuner", "arco", "arco-hier"}
-    assert NEEDS_HARDWARE_KNOBS <= set(recipe_names())
+    # what each recipe needs is data of the recipe, not a list here
+    assert {n for n in recipe_names() if not recipe_of(n).model_based} == {"random", "grid"}
+    assert {n for n in recipe_names() if recipe_of(n).needs_hardware_knobs} == {"arco-hier"}
 
 
 def test_replay_answers_the_table_and_refuses_unknown_configs(tmp_path):
@@ -152,7 +153,7 @@ def test_replay_answers_the_table_and_refuses_unknown_configs(tmp_path):
 
 @pytest.mark.parametrize("recipe", recipe_names())
 def test_recipe_conformance(recipe, cases, tmp_path):
-    case = cases[recipe in NEEDS_HARDWARE_KNOBS]
+    case = cases[recipe_of(recipe).needs_hardware_knobs]
     # 1) a full run: nothing measured twice; model-based recipes reach 90% of the optimum and beat random
     m = case.make_measurer()
     db = SQLiteStorage(tmp_path / "full.db")
@@ -160,7 +161,7 @@ def test_recipe_conformance(recipe, cases, tmp_path):
     assert s.trials == case.budget
     assert not m.duplicates(), f"{recipe} measured configs twice: {m.duplicates()}"
     best = case.best_gflops(db, recipe, SEED)
-    if recipe not in NOT_MODEL_BASED:
+    if recipe_of(recipe).model_based:
         assert best >= 0.9 * case.optimum, f"{recipe}: {best:.1f} GFLOP/s < 90% of the optimum {case.optimum:.1f}"
         rnd = case.random_median
         assert best > rnd or np.isclose(best, case.optimum), f"{recipe}: {best:.1f} does not beat random's {rnd:.1f}"

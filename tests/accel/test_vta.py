@@ -286,7 +286,7 @@ def test_mappo_improves_the_reward():
     agent, rng = MAPPOExplorer(seed=0, n_walkers=64, max_steps=150), np.random.default_rng(0)
     for _ in range(6):
         agent.propose(sp, score, 16, set(), rng)
-    assert len(agent._nets.actors) == 3  # one actor per knob group, one critic
+    assert len(agent._net.actors) == 3  # one actor per knob group, one critic
     first, last = agent.reward_history[0], agent.reward_history[-1]
     assert last > first + 0.2 * abs(first), agent.reward_history
     # the critic learned to value configs near the optimum above far ones
