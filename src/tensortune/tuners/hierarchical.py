@@ -42,7 +42,8 @@ import xgboost as xgb
 from tensortune.explorers.mappo import MAPPOExplorer
 from tensortune.samplers.confidence import ConfidenceSampler
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.strategy import SearchStrategy
+from tensortune.tuners.rounds import Candidates, RoundStrategy
+from tensortune.tuners.strategy import Round
 
 _XGB = {"max_depth": 4, "eta": 0.3, "gamma": 1e-4, "min_child_weight": 1, "verbosity": 0, "nthread": 1}
 
@@ -82,7 +83,7 @@ class _Layer:
         self.time_model: xgb.Booster | None = None
 
 
-class HierarchicalCodesign(SearchStrategy):
+class HierarchicalCodesign(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int = 0, plan_size: int = 32, n_candidates: int | None = None,
                  num_rounds: int = 60, inner_trials: int = 4, explorer: MAPPOExplorer | None = None) -> None:
         super().__init__(space, seed)
@@ -123,8 +124,6 @@ class HierarchicalCodesign(SearchStrategy):
         self.name = "arco-hier"
         self._layer_secs: list[list[float | None]] = []  # per outcome, per layer
         self._pending_extra: dict[Config, dict[str, Any]] = {}
-        self._plan: list[Config] = []
-        self._dirty = False
         self._memo: dict[tuple[int, ...], tuple[float, list[np.ndarray]]] = {}
 
     # ------------------------------------------------------------------ outcomes
@@ -260,15 +259,22 @@ class HierarchicalCodesign(SearchStrategy):
         return cfg if self.space.is_valid(cfg) else None
 
     # ------------------------------------------------------------------ rounds
-    def replan(self) -> None:
+    def refit(self, rnd: Round) -> bool:
         self._fit()
+        return True
+
+    def propose(self, rnd: Round) -> Candidates:
+        """Designs, scored by the per-layer models' expected model time."""
         order = np.argsort(-np.array(self.ys), kind="stable")
         inc = [Config(tuple(self.xs[i].indices[p] for p in self.hw_pos)) for i in order[: self.plan_size]
                if self.ys[i] > 0]
         cands = self.explorer.propose(self.design_space, self._score, self.n_candidates, set(), self.rng,
                                       incumbents=list(dict.fromkeys(inc)))
-        self.search_steps.append(self.explorer.steps)
-        self.model_queries.append(self.explorer.queries)
+        rnd.steps, rnd.queries = self.explorer.steps, self.explorer.queries
+        return cands
+
+    def sample(self, cands: Candidates, rnd: Round) -> list[Config]:
+        """Confidence-sampled designs, each with its layers' best predicted schedules."""
         n_designs = max(1, self.plan_size // self.inner_trials)
         designs = self.sampler.select(cands, n_designs, self.design_space, set(), self.rng)
         # the sampled designs first, then the best other candidates, until the plan is full
@@ -284,9 +290,7 @@ class HierarchicalCodesign(SearchStrategy):
                 if cfg is not None and cfg not in seen:
                     plan.append(cfg)
                     seen.add(cfg)
-        self._plan = plan
-        self.plan_lengths.append(len(plan))
-        self._dirty = True
+        return plan
 
     def _assemblies(self) -> list[Config]:
         """Unmeasured combinations of per-layer bests that beat the best measured model, fastest first."""
@@ -308,12 +312,3 @@ class HierarchicalCodesign(SearchStrategy):
         out: list[Config] = self._assemblies()[:n]
         self.assembled += len(out)
         return self.plan_then_random(self._plan, n, out)
-
-    def state_bytes(self) -> bytes | None:
-        if not self._dirty:
-            return None
-        self._dirty = False
-        return self.explorer.state_bytes()
-
-    def load_state_bytes(self, data: bytes) -> None:
-        self.explorer.load_state_bytes(data)

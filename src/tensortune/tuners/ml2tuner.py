@@ -19,7 +19,7 @@ rate 0.1, subsample 0.6; N = 10, alpha = 1.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
@@ -28,9 +28,16 @@ from tensortune.cost_models.xgb import XGBoostCostModel
 from tensortune.explorers.base import Explorer
 from tensortune.explorers.simulated_annealing import SimulatedAnnealing
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.strategy import SearchStrategy
+from tensortune.tuners.rounds import Candidates, RoundStrategy
+from tensortune.tuners.strategy import Round
 
-HiddenFn = Callable[[list[Config]], np.ndarray]
+
+class HiddenFn(Protocol):
+    """Hidden features of configurations (``features/hidden.py``); ``compiles`` counts compilations."""
+
+    compiles: int
+
+    def __call__(self, cfgs: list[Config]) -> np.ndarray: ...
 
 
 def paper_regressor(seed: int = 0) -> XGBoostCostModel:
@@ -53,7 +60,7 @@ def fit_p_and_a(space: SearchSpace, hidden: HiddenFn, cfgs: list[Config], ys: li
     return p, a
 
 
-class ML2Tuner(SearchStrategy):
+class ML2Tuner(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, hidden: HiddenFn, n: int = 10, alpha: float = 1.0,
                  n_initial: int | None = None, explorer: Explorer | None = None, n_explore: int = 512) -> None:
         super().__init__(space, seed)
@@ -72,10 +79,6 @@ class ML2Tuner(SearchStrategy):
         self.p = paper_regressor(seed)
         self.a = paper_regressor(seed)
         self.name = "ml2tuner"
-        self._plan: list[Config] = []
-        self.compiled_per_round: list[int] = []  # new compiles (hidden features not cached yet)
-        self.pool_sizes: list[int] = []  # configurations compiled for A to choose from, per round
-        self.rejected_by_v: list[int] = []  # explorer proposals V predicted invalid, per round
 
     def ask(self, n: int) -> list[Config]:
         if self._plan:  # a round's N configurations, possibly over several batches
@@ -96,19 +99,25 @@ class ML2Tuner(SearchStrategy):
         ok = self.v.predict(self.space.encode_indices(idx))
         return np.where(ok, pred, float(np.min(pred, initial=0.0)) - 1.0)
 
-    def replan(self) -> None:
+    def refit(self, rnd: Round) -> bool:
+        """V on every outcome; P on the valid ones (False: fewer than two valid, nothing to rank by)."""
         ys = np.array(self.ys)
         valid = ys > 0
         vis = self.space.encode(self.xs)
         self.v.fit(vis, valid)
-        if valid.sum() < 2:  # nothing to rank by yet: N random configurations V lets through
-            self._plan = self._v_valid_random(self.n, set())
-            self.plan_lengths.append(len(self._plan))
-            self.compiled_per_round.append(0)
-            self.rejected_by_v.append(0)
-            return
-        good = [c for c, ok in zip(self.xs, valid, strict=True) if ok]
+        self._fitted = (ys, valid, vis)
+        if valid.sum() < 2:
+            return False
         self.p.fit(vis[valid], ys[valid])
+        return True
+
+    def fallback(self, rnd: Round) -> list[Config]:
+        """N random configurations V lets through."""
+        rnd.compiled, rnd.rejected = 0, 0
+        return self._v_valid_random(self.n, set())
+
+    def propose(self, rnd: Round) -> Candidates:
+        ys = self._fitted[0]
 
         def score(idx: np.ndarray) -> np.ndarray:
             return self._v_score(idx, self.p.predict(self.space.encode_indices(idx)))
@@ -116,30 +125,36 @@ class ML2Tuner(SearchStrategy):
         order = np.argsort(-ys, kind="stable")
         incumbents = [self.xs[i] for i in order[: self.n] if ys[i] > 0]
         cands = self.explorer.propose(self.space, score, self.n_explore, self.visited, self.rng, incumbents=incumbents)
-        self.search_steps.append(self.explorer.steps)
-        self.model_queries.append(self.explorer.queries)
+        rnd.steps, rnd.queries = self.explorer.steps, self.explorer.queries
+        return cands
+
+    def filter(self, cands: Candidates, rnd: Round) -> Candidates:
+        """V removes the candidates it predicts invalid; the rest ranked by P."""
         cfgs = [c for c, _ in cands]
         ok = self.v.predict(self.space.encode(cfgs)) if cfgs else np.zeros(0, dtype=bool)
-        self.rejected_by_v.append(int((~ok).sum()))
+        rnd.rejected = int((~ok).sum())
         pred = self.p.predict(self.space.encode(cfgs)) if cfgs else np.zeros(0)
-        ranked = [cfgs[i] for i in np.argsort(-pred, kind="stable") if ok[i]]
-        pool = ranked[: self.n_pool]
+        return [(cfgs[i], float(pred[i])) for i in np.argsort(-pred, kind="stable") if ok[i]]
+
+    def sample(self, cands: Candidates, rnd: Round) -> list[Config]:
+        """The (alpha+1)N best by P (topped up with V-valid random ones) are compiled for hidden
+        features; A picks N of them."""
+        _, valid, vis = self._fitted
+        pool = [c for c, _ in cands][: self.n_pool]
         if len(pool) < self.n_pool:
             pool += self._v_valid_random(self.n_pool - len(pool), set(pool))
         if not pool:
-            self._plan = []
-            self.plan_lengths.append(0)
-            self.compiled_per_round.append(0)
-            return
-        self.pool_sizes.append(len(pool))
+            rnd.compiled = 0
+            return []
+        rnd.pool = len(pool)
+        good = [c for c, ok in zip(self.xs, valid, strict=True) if ok]
         # compile the pool (and any measured valid config not compiled yet) for hidden features
-        before = getattr(self.hidden, "compiles", 0)
+        before = self.hidden.compiles
         h_pool = self.hidden(pool)
-        self.a.fit(np.hstack([vis[valid], self.hidden(good)]), ys[valid])
-        self.compiled_per_round.append(int(getattr(self.hidden, "compiles", 0)) - int(before))
+        self.a.fit(np.hstack([vis[valid], self.hidden(good)]), np.array(self.ys)[valid])
+        rnd.compiled = self.hidden.compiles - before
         a_pred = self.a.predict(np.hstack([self.space.encode(pool), h_pool]))
-        self._plan = [pool[i] for i in np.argsort(-a_pred, kind="stable")[: self.n]]
-        self.plan_lengths.append(len(self._plan))
+        return [pool[i] for i in np.argsort(-a_pred, kind="stable")[: self.n]]
 
     def _v_valid_random(self, k: int, taken: set[Config]) -> list[Config]:
         """Up to ``k`` unmeasured random configurations that V predicts valid (any, if V is unfitted)."""

@@ -22,10 +22,11 @@ from tensortune.cost_models.validity import ValidityModel
 from tensortune.explorers.base import Explorer
 from tensortune.samplers.base import Sampler
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.strategy import SearchStrategy
+from tensortune.tuners.rounds import Candidates, RoundStrategy
+from tensortune.tuners.strategy import Round
 
 
-class ModelBasedStrategy(SearchStrategy):
+class ModelBasedStrategy(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
                  plan_size: int = 64, name: str = "model", n_candidates: int | None = None,
                  validity: ValidityModel | None = None) -> None:
@@ -44,9 +45,6 @@ class ModelBasedStrategy(SearchStrategy):
         self.n_candidates = min(want, max(plan_size, space.size // 20))
         self.name = name
         self.validity = validity
-        self.rejected_by_v: list[int] = []  # candidates V removed, per round
-        self._plan: list[Config] = []
-        self._dirty = False
 
     def ask(self, n: int) -> list[Config]:
         return self.plan_then_random(self._plan, n)
@@ -63,32 +61,29 @@ class ModelBasedStrategy(SearchStrategy):
             pred = np.where(self.validity.predict(x), pred, float(np.min(pred, initial=0.0)) - 1.0)
         return pred
 
-    def replan(self) -> None:
-        """Refit the model on every outcome and build the next plan."""
+    def refit(self, rnd: Round) -> bool:
+        """The cost model (and V) on every outcome."""
         x = self.space.encode(self.xs)
         self.model.fit(x, np.array(self.ys))
         if self.validity is not None:
             self.validity.fit(x, np.array(self.ys) > 0)
+        return True
+
+    def propose(self, rnd: Round) -> Candidates:
         order = np.argsort(-np.array(self.ys), kind="stable")
         incumbents = [self.xs[i] for i in order[: self.plan_size] if self.ys[i] > 0]
         cands = self.explorer.propose(self.space, self.score, self.n_candidates, self.visited, self.rng,
                                       incumbents=incumbents)
-        self.search_steps.append(self.explorer.steps)
-        self.model_queries.append(self.explorer.queries)
+        rnd.steps, rnd.queries = self.explorer.steps, self.explorer.queries
+        return cands
+
+    def filter(self, cands: Candidates, rnd: Round) -> Candidates:
+        """V removes the candidates it predicts invalid."""
         if self.validity is not None and self.validity.fitted and cands:
             ok = self.validity.predict(self.space.encode([c for c, _ in cands]))
-            self.rejected_by_v.append(int((~ok).sum()))
+            rnd.rejected = int((~ok).sum())
             cands = [c for c, good in zip(cands, ok, strict=True) if good]
-        self._plan = self.sampler.select(cands, self.plan_size, self.space, self.visited, self.rng)
-        self.plan_lengths.append(len(self._plan))
-        self._dirty = True
+        return cands
 
-    def state_bytes(self) -> bytes | None:
-        """The explorer's learned state (e.g. agent weights) if it changed since the last call."""
-        if not self._dirty:
-            return None
-        self._dirty = False
-        return self.explorer.state_bytes()
-
-    def load_state_bytes(self, data: bytes) -> None:
-        self.explorer.load_state_bytes(data)
+    def sample(self, cands: Candidates, rnd: Round) -> list[Config]:
+        return self.sampler.select(cands, self.plan_size, self.space, self.visited, self.rng)

@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from tensortune.space import Config, SearchSpace
+
+
+@dataclass
+class Round:
+    """What one round of a strategy that plans rounds did; a field is None where the round had no
+    such stage."""
+
+    steps: int | None = None  # explorer search steps (batches of walker moves)
+    queries: int | None = None  # configurations the cost model scored
+    candidates: int = 0  # scored candidates the explorer proposed
+    rejected: int | None = None  # candidates the validity filter removed
+    pool: int | None = None  # candidates compiled for hidden features (ML2Tuner)
+    compiled: int | None = None  # new compilations for hidden features (ML2Tuner)
+    plan: int = 0  # configurations chosen for measurement
 
 
 class SearchStrategy(ABC):
@@ -25,12 +40,35 @@ class SearchStrategy(ABC):
         self.visited: set[Config] = set()
         self.xs: list[Config] = []
         self.ys: list[float] = []
-        self.search_steps: list[int] = []  # explorer steps per round (for the papers' step counts)
-        self.model_queries: list[int] = []  # configurations scored by the cost model per round
-        self.plan_lengths: list[int] = []  # configurations chosen for measurement per round
+        self.rounds: list[Round] = []  # one record per planned round (strategies that plan rounds)
 
     @abstractmethod
     def ask(self, n: int) -> list[Config]: ...
+
+    # per-round figures as lists (the papers' step counts, plan sizes, ...), read off the round records
+    @property
+    def search_steps(self) -> list[int]:
+        return [r.steps for r in self.rounds if r.steps is not None]
+
+    @property
+    def model_queries(self) -> list[int]:
+        return [r.queries for r in self.rounds if r.queries is not None]
+
+    @property
+    def plan_lengths(self) -> list[int]:
+        return [r.plan for r in self.rounds]
+
+    @property
+    def rejected_by_v(self) -> list[int]:
+        return [r.rejected for r in self.rounds if r.rejected is not None]
+
+    @property
+    def pool_sizes(self) -> list[int]:
+        return [r.pool for r in self.rounds if r.pool is not None]
+
+    @property
+    def compiled_per_round(self) -> list[int]:
+        return [r.compiled for r in self.rounds if r.compiled is not None]
 
     def tell(self, configs: list[Config], throughputs: list[float]) -> None:
         for c, y in zip(configs, throughputs, strict=True):
