@@ -33,9 +33,9 @@ from tensortune.features import HiddenFeatures
 from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
 from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.storage import SQLiteStorage
+from tensortune.strategies.ml2tuner import fit_p_and_a
 from tensortune.templates import make_task
 from tensortune.tuners import Budget, Tuner, create
-from tensortune.tuners.ml2tuner import fit_p_and_a
 from tensortune.workloads import MODELS, resolve_layer
 
 TUNERS = ("autotvm", "ml2tuner", "chameleon", "chameleon+v")

@@ -207,7 +207,7 @@ def write_report(out: Path, cmd: str, sp: dict, rows: list, model_rows: list, a,
               "the default design running the schedules autotvm found (seed 0). Model time = sum over conv layers "
               "(weighted by how often each occurs). `arco` walks the joint space (hardware + every layer's knobs); "
               "`arco-hier` walks designs with ARCO's hardware agent and tunes the layers inside each design from "
-              "per-layer models (`tuners/hierarchical.py`). 'beats sw opt' = measurements until the model is faster "
+              "per-layer models (`strategies/hierarchical.py`). 'beats sw opt' = measurements until the model is faster "
               "than the best software-only result possible on the default design; 'to 95%' = until within 5% of the "
               "co-design optimum (median over seeds that got there, and how many did).", "",
               "| model | tuner | sw optimum ms | co-design ms (median [min-max]) | % of co-design optimum | vs sw optimum | "

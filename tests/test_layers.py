@@ -17,12 +17,13 @@ FLOORS: dict[str, int] = {
     "templates": 4,
     "measure": 5,
     "storage": 6, "features": 6,
-    "tuners": 7,
-    "integrations": 8,
-    "reports": 9,
-    "bench": 10,
-    "models": 11,
-    "cli": 12,
+    "strategies": 7,
+    "tuners": 8,
+    "integrations": 9,
+    "reports": 10,
+    "bench": 11,
+    "models": 12,
+    "cli": 13,
 }
 
 

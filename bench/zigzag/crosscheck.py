@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 from tensortune.accel.vta import ConvShape, VtaHardware, evaluate  # noqa: E402
-from tensortune.workloads.models import MODELS  # noqa: E402
+from tensortune.workloads.layer_tables import MODELS  # noqa: E402
 
 
 def ours(layer: ConvShape) -> float:

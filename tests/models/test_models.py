@@ -11,7 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from tensortune.tuners.multitask import GradientAllocator, RoundRobin, TaskProgress
+from tensortune.models.allocation import GradientAllocator, RoundRobin, TaskProgress
 
 TINY = textwrap.dedent('''
     import torch

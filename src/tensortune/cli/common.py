@@ -78,3 +78,13 @@ def console() -> Any:
 
     c = Console()
     return c if c.is_terminal else Console(width=200)
+
+
+def ints(text: str, what: str) -> list[int]:
+    try:
+        vals = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"{what}: expected comma-separated integers, got {text!r}") from None
+    if not vals:
+        raise UserError(f"{what}: empty")
+    return vals

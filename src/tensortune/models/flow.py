@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tensortune.core.values import Task
+from tensortune.models.allocation import TaskProgress, make_allocator
 from tensortune.models.build import TunedSchedule
 from tensortune.models.importer import ImportedModel
 from tensortune.models.tasks import ModelTask, extract_tasks, save_task
 from tensortune.templates import make_task
-from tensortune.tuners.multitask import TaskProgress, make_allocator
 from tensortune.workloads.tir import TirWorkload, task_dir
 
 OURS = "conv2d_nchw_fused.llvm"

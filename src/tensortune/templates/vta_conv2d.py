@@ -38,7 +38,7 @@ from tensortune.space import Constraint, SearchSpace
 from tensortune.space.knobs import OptionKnob, _divisors
 from tensortune.templates.base import Template
 from tensortune.workloads.conv2d import Conv2d
-from tensortune.workloads.models import ModelConvs
+from tensortune.workloads.layer_tables import ModelConvs
 
 DEFAULT_HW_OPTIONS: dict[str, tuple[int, ...]] = {
     "BATCH": (1, 2),

@@ -17,7 +17,7 @@ from tensortune.core.values import ErrorKind, MeasureInput, Measurer, MeasureRes
 from tensortune.space import Config
 from tensortune.storage.records import TuningRecord
 from tensortune.storage.sqlite import SQLiteStorage
-from tensortune.tuners.strategy import SearchStrategy
+from tensortune.strategies.base import SearchStrategy
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tensortune.space import SearchSpace
-from tensortune.tuners.strategy import SearchStrategy
+from tensortune.strategies.base import SearchStrategy
 
 
 @dataclass(frozen=True)
@@ -68,11 +68,11 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
     (ml2tuner), ``n``/``alpha`` (ml2tuner); options a recipe does not use are ignored."""
     r = recipe(name)
     if r.strategy == "random":
-        from tensortune.tuners.random_search import RandomSearch
+        from tensortune.strategies.random_search import RandomSearch
 
         return RandomSearch(space, seed)
     if r.strategy == "grid":
-        from tensortune.tuners.grid import GridSearch
+        from tensortune.strategies.grid import GridSearch
 
         return GridSearch(space, seed)
     if r.strategy == "ml2tuner":
@@ -81,12 +81,12 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
             raise ValueError("ml2tuner compiles candidates for hidden features, so it needs the task "
                              "(create(..., task=task))")
         from tensortune.features import HiddenFeatures
-        from tensortune.tuners.ml2tuner import ML2Tuner
+        from tensortune.strategies.ml2tuner import ML2Tuner
 
         # N defaults to the paper's 10 (plan_size does not change it: the paper's N is part of the method)
         return ML2Tuner(space, seed, HiddenFeatures(task), n=options.get("n", 10), alpha=options.get("alpha", 1.0))
     if r.strategy == "hierarchical":
-        from tensortune.tuners.hierarchical import HierarchicalCodesign
+        from tensortune.strategies.hierarchical import HierarchicalCodesign
 
         return HierarchicalCodesign(space, seed, plan_size=options.get("plan_size", r.default_plan_size))
     return _model_based_strategy(r, space, seed, **options)
@@ -98,7 +98,7 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     from tensortune.cost_models.validity import ValidityModel
     from tensortune.explorers.registry import make_explorer
     from tensortune.samplers.registry import candidate_factor, make_sampler
-    from tensortune.tuners.model_based import ModelBasedStrategy
+    from tensortune.strategies.model_based import ModelBasedStrategy
 
     assert r.explorer and r.sampler and r.cost_model
     plan = plan_size if plan_size is not None else r.default_plan_size

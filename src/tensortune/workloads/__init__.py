@@ -2,7 +2,7 @@
 
 from tensortune.workloads.conv2d import Conv2d
 from tensortune.workloads.dense import Dense
-from tensortune.workloads.models import (
+from tensortune.workloads.layer_tables import (
     EVAL_LAYERS,
     MODEL_COUNTS,
     MODELS,

@@ -11,9 +11,9 @@ from tensortune.features import HiddenFeatures
 from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.space import Config
 from tensortune.storage import SQLiteStorage
+from tensortune.strategies.ml2tuner import fit_p_and_a
 from tensortune.templates import make_task
 from tensortune.tuners import Budget, Tuner, create
-from tensortune.tuners.ml2tuner import fit_p_and_a
 from tensortune.workloads import Conv2d, resolve_layer
 
 VTA = {"kind": "vta-sim"}

@@ -22,8 +22,8 @@ from tensortune.cost_models.validity import ValidityModel
 from tensortune.explorers.base import Explorer
 from tensortune.samplers.base import Sampler
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.rounds import Candidates, RoundStrategy
-from tensortune.tuners.strategy import Round
+from tensortune.strategies.base import Round
+from tensortune.strategies.rounds import Candidates, RoundStrategy
 
 
 class ModelBasedStrategy(RoundStrategy):

@@ -42,8 +42,8 @@ import xgboost as xgb
 from tensortune.explorers.mappo import MAPPOExplorer
 from tensortune.samplers.confidence import ConfidenceSampler
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.rounds import Candidates, RoundStrategy
-from tensortune.tuners.strategy import Round
+from tensortune.strategies.base import Round
+from tensortune.strategies.rounds import Candidates, RoundStrategy
 
 _XGB = {"max_depth": 4, "eta": 0.3, "gamma": 1e-4, "min_child_weight": 1, "verbosity": 0, "nthread": 1}
 

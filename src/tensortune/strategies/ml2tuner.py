@@ -28,8 +28,8 @@ from tensortune.cost_models.xgb import XGBoostCostModel
 from tensortune.explorers.base import Explorer
 from tensortune.explorers.simulated_annealing import SimulatedAnnealing
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.rounds import Candidates, RoundStrategy
-from tensortune.tuners.strategy import Round
+from tensortune.strategies.base import Round
+from tensortune.strategies.rounds import Candidates, RoundStrategy
 
 
 class HiddenFn(Protocol):

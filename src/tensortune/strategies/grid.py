@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.strategy import SearchStrategy
+from tensortune.strategies.base import SearchStrategy
 
 MAX_GRID = 200_000
 

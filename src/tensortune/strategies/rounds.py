@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tensortune.explorers.base import Explorer
 from tensortune.space import Config, SearchSpace
-from tensortune.tuners.strategy import Round, SearchStrategy
+from tensortune.strategies.base import Round, SearchStrategy
 
 Candidates = list[tuple[Config, float]]
 

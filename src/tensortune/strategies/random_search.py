@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tensortune.space import Config
-from tensortune.tuners.strategy import SearchStrategy
+from tensortune.strategies.base import SearchStrategy
 
 
 class RandomSearch(SearchStrategy):

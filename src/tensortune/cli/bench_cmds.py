@@ -1,0 +1,64 @@
+"""Benchmark commands: ``groundtruth`` (exhaustive tables of reduced spaces) and ``bench`` (recipes on replay
+beside live peers)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tensortune.cli.common import (
+    UserError,
+    ints,
+)
+
+
+def _command_line() -> str:
+    """This invocation as a shell command, recorded in tables and reports ("" when not run as the CLI)."""
+    return "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
+
+
+def cmd_groundtruth(args: argparse.Namespace) -> int:
+    from tensortune.bench.groundtruth import GT_LAYERS, measure_table
+    from tensortune.workloads import EVAL_LAYERS
+
+    layers = [x.strip().upper() for x in args.layers.split(",") if x.strip()] if args.layers else list(GT_LAYERS)
+    bad = [x for x in layers if x not in EVAL_LAYERS]
+    if bad:
+        raise UserError(f"--layers: unknown layers {bad}; known: {', '.join(EVAL_LAYERS)}")
+    command = _command_line()
+    for layer in layers:
+        gt = measure_table(layer, args.db, args.out, batch_size=args.batch_size, progress=not args.no_progress,
+                           command=command)
+        print(f"{layer}: {gt.n} configs, {int(gt.meta['failed'])} failed, optimum {gt.optimum_gflops:.1f} GFLOP/s, "
+              f"{gt.meta['session_wall_s']} s")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from tensortune.bench.groundtruth import available_tables
+    from tensortune.bench.harness import BenchConfig, run_bench
+    from tensortune.bench.report import write_report
+
+    layers = [x.strip().upper() for x in args.layers.split(",") if x.strip()]
+    have = available_tables(args.tables)
+    missing = [x for x in layers if x not in have]
+    if missing:
+        raise UserError(f"--layers: no ground-truth table for {missing} (have: {', '.join(have) or 'none'}); "
+                        "measure one with `tensortune groundtruth --layers ...`")
+    peers = [] if args.peers.strip().lower() == "none" else [x.strip() for x in args.peers.split(",") if x.strip()]
+    try:
+        cfg = BenchConfig(layers=layers, budgets=ints(args.budgets, "--budgets"), seeds=ints(args.seeds, "--seeds"),
+                          recipes=[x.strip() for x in args.recipes.split(",") if x.strip()], peers=peers,
+                          ms_trials=args.ms_trials, batch_size=args.batch_size, table_dir=args.tables,
+                          ms_seeds=ints(args.ms_seeds, "--ms-seeds") if args.ms_seeds else None,
+                          ms_layers=[x.strip().upper() for x in args.ms_layers.split(",")] if args.ms_layers else None,
+                          ms_per_iter=args.ms_per_iter)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    out = Path(args.out)
+    command = _command_line()
+    res = run_bench(cfg, out, command=command, progress=not args.no_progress)
+    path = write_report(res.doc, out)
+    print(f"report: {path}")
+    return 0

@@ -1,0 +1,202 @@
+"""Commands on operators and layers: ``tune`` (a layer, a conv, a dense, a model's conv tasks;
+a whole model is handed to ``model_cmds``) and ``compare`` (several tuners and seeds on one task)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tensortune.cli.common import (
+    UserError,
+    check_tuner,
+    console,
+    ints,
+    measurer_for,
+    open_storage,
+    parse_target_arg,
+)
+from tensortune.cli.model_cmds import cmd_tune_model
+from tensortune.cli.records_cmds import print_best
+from tensortune.core.values import Task
+from tensortune.templates import make_task
+
+
+def _parse_conv(text: str) -> Any:
+    """``C,H,W,K,kernel,stride,pad[,dilation[,batch]]`` (square H/W/kernel)."""
+    from tensortune.workloads import Conv2d
+
+    v = ints(text, "--conv")
+    if len(v) not in (7, 8, 9):
+        raise UserError(f"--conv takes C,H,W,K,kernel,stride,pad[,dilation[,batch]], got {len(v)} numbers")
+    c, h, w, k, kern, stride, pad = v[:7]
+    dil = v[7] if len(v) > 7 else 1
+    batch = v[8] if len(v) > 8 else 1
+    return Conv2d.make(batch, c, h, w, k, kern, stride, pad, dil)
+
+
+def _parse_dense(text: str) -> Any:
+    from tensortune.workloads import Dense
+
+    v = ints(text, "--dense")
+    if len(v) != 3:
+        raise UserError(f"--dense takes M,K,N, got {len(v)} numbers")
+    return Dense.make(*v)
+
+
+def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
+    from tensortune.templates import default_template
+    from tensortune.workloads import model_tasks, resolve_layer
+
+    wls: list[tuple[str, Any]] = []
+    given = [x for x in (args.model, args.layer, args.conv, args.dense) if x]
+    if len(given) != 1:
+        raise UserError("give exactly one of --model, --layer, --conv, --dense")
+    codesign = getattr(args, "codesign", "none")
+    if codesign != "none" and target["kind"] != "vta-sim":
+        raise UserError("--codesign needs --target vta-sim (hardware knobs exist only on the accelerator model)")
+    if codesign == "model":
+        from tensortune.workloads import ModelConvs
+
+        if not args.model or args.tasks:
+            raise UserError("--codesign model tunes a whole model: give --model NAME and no --tasks")
+        wl = ModelConvs.of(args.model)
+        return [make_task(wl, args.template or "model_codesign.vta-sim", target, f"{args.model}:all")]
+    if args.tasks and not args.model:
+        raise UserError("--tasks selects tasks of --model; it does nothing without it")
+    if args.model:
+        tasks = ints(args.tasks, "--tasks") if args.tasks else None
+        wls = model_tasks(args.model, tasks)
+    elif args.layer:
+        wls = [resolve_layer(n) for n in args.layer.split(",")]
+    elif args.conv:
+        w = _parse_conv(args.conv)
+        wls = [(w.key, w)]
+    else:
+        w = _parse_dense(args.dense)
+        wls = [(w.key, w)]
+    out = []
+    for name, wl in wls:
+        tmpl = args.template or ("conv2d_codesign.vta-sim" if codesign == "layer" else default_template(wl.op, target["kind"]))
+        out.append(make_task(wl, tmpl, target, name))
+    return out
+
+
+def _budget(args: argparse.Namespace) -> Any:
+    from tensortune.tuners import Budget
+
+    if args.trials is not None and args.trials < 1:
+        raise UserError(f"--trials must be at least 1, got {args.trials}")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UserError(f"--time-limit must be positive, got {args.time_limit}")
+    return Budget(trials=args.trials, seconds=args.time_limit, early_stopping=args.early_stopping)
+
+
+def _recipe_options(args: argparse.Namespace) -> dict:
+    opts = {"plan_size": args.plan_size}
+    if args.loss is not None:
+        opts["loss"] = args.loss
+    return opts
+
+
+def _whole_model(args: argparse.Namespace) -> bool:
+    """``--model`` without ``--tasks`` on this CPU, or any model file: the whole-model flow. (A built-in
+    name with ``--tasks``, or on vta-sim/cuda, keeps the per-conv-layer flow.)"""
+    from tensortune.models.zoo import BUILTIN
+
+    if not args.model or args.tasks or args.codesign != "none":
+        return False
+    return args.model not in BUILTIN or args.target == "llvm"
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from tensortune.tuners import Tuner, create
+
+    if _whole_model(args):
+        return cmd_tune_model(args)
+    target = parse_target_arg(args.target)
+    check_tuner([args.tuner])
+    tasks = _tasks(args, target)
+    budget = _budget(args)
+    for t in tasks:  # surface template/space problems before anything is written
+        _ = t.space
+        create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
+    storage = open_storage(args.db)
+    con = console()
+    summaries = []
+    with measurer_for(args, target) as measurer:
+        for t in tasks:
+            strat = create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
+            tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=args.tuner, seed=args.seed,
+                          batch_size=args.batch_size, progress=not args.no_progress)
+            s = tuner.run()
+            summaries.append(s)
+            if s.resumed:
+                con.print(f"  resumed {s.resumed} stored measurements of run {s.run_id}")
+    print_best(storage, [(t.key, t.target_json) for t in tasks], con)
+    for s in summaries:
+        con.print(f"{s.task.name}: {s.trials} measurements ({s.errors} failed), {s.wall_seconds:.0f} s, "
+                      f"search+training {100 * s.search_seconds / max(s.wall_seconds, 1e-9):.1f}% of wall time; {s.stop_reason}")
+    con.print(f"records stored in {args.db}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from tensortune.reports.compare import HEADERS, plot, summarise, table_rows, write_json
+    from tensortune.tuners import Tuner, create
+
+    target = parse_target_arg(args.target)
+    tuners = [t.strip() for t in args.tuners.split(",") if t.strip()]
+    check_tuner(tuners)
+    seeds = ints(args.seeds, "--seeds")
+    tasks = _tasks(args, target)
+    if len(tasks) != 1:
+        raise UserError("compare takes one task (use --layer, --conv or --dense, or --model with one --tasks entry)")
+    task = tasks[0]
+    budget = _budget(args)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    storage = open_storage(args.db)
+    con = console()
+    runs: dict[str, list[Any]] = {t: [] for t in tuners}
+    start = time.perf_counter()
+    baseline = None
+    with measurer_for(args, target) as measurer:
+        for seed in seeds:  # seeds outermost: drift of the machine hits every tuner alike
+            for name in tuners:
+                strat = create(name, task.space, seed, task=task, **_recipe_options(args))
+                s = Tuner(task, strat, measurer, storage, budget, tuner_name=name, seed=seed,
+                          batch_size=args.batch_size, progress=not args.no_progress).run()
+                runs[name].append(s)
+    if args.baseline and target["kind"] == "llvm":
+        from tensortune.measure.torch_baseline import torch_gflops
+
+        baseline, _ = torch_gflops(task.workload, int(target.get("num-cores", 1)), args.repeat, args.min_repeat_ms)
+    stats, overall = summarise(runs)
+    table = Table(title=f"{task.name}: {task.workload.describe()}, {budget.trials} measurements x {len(seeds)} seeds")
+    for h in HEADERS:
+        table.add_column(h)
+    for row in table_rows(stats):
+        table.add_row(*row)
+    con.print(table)
+    if baseline:
+        best = max(max(st.best_gflops) for st in stats)
+        con.print(f"PyTorch oneDNN on the same layer, same run: {baseline:.1f} GFLOP/s "
+                      f"(best tuned / oneDNN = {best / baseline:.2f})")
+    slug = task.name.replace(":", "-").replace("/", "_")[:40]
+    png = out / f"compare-{slug}.png"
+    plot(runs, png, f"{task.name} ({task.workload.describe()})", baseline)
+    write_json(runs, out / f"compare-{slug}.json", {"task": task.key, "target": task.target_json, "baseline_gflops": baseline,
+                                                     "best_trial_gflops": overall, "command": " ".join(sys.argv),
+                                                     "total_seconds": time.perf_counter() - start})
+    con.print(f"plot: {png}\nsummary: {out / f'compare-{slug}.json'}\nrecords: {args.db}")
+    return 0
+
+
+# ---------------------------------------------------------------------------- parser
