@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
 import time
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tensortune.core.stats import median, trials_to_reach
 from tensortune.core.values import MeasureInput, Task
 from tensortune.features import HiddenFeatures
 from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
@@ -54,12 +54,7 @@ def convergence(curve: list[float], repeats: int = 10) -> tuple[int, float] | No
 
 
 def reach(curve: list[float], value: float) -> int | None:
-    return next((i + 1 for i, v in enumerate(curve) if v >= value * (1 - 1e-9) and v > 0), None)
-
-
-def med(xs: list[float]) -> float:
-    xs = [x for x in xs if x is not None and np.isfinite(x)]
-    return statistics.median(xs) if xs else float("nan")
+    return trials_to_reach(curve, value, rel_tol=1e-9)
 
 
 def held_out(task: Task, measurer, n: int, exclude: set, rng) -> tuple[list, list[float]]:  # type: ignore[no-untyped-def]
@@ -118,8 +113,8 @@ def summary_line(res: dict) -> str:
     parts = []
     for t in TUNERS:
         rs = res["runs"][t]
-        parts.append(f"{t} {med([r['best_gflops'] for r in rs]):.1f} GF/s inv {100 * med([r['invalid_share'] for r in rs]):.0f}%"
-                     f" share {med([r['share_of_autotvm'] for r in rs]):.2f}")
+        parts.append(f"{t} {median([r['best_gflops'] for r in rs]):.1f} GF/s inv {100 * median([r['invalid_share'] for r in rs]):.0f}%"
+                     f" share {median([r['share_of_autotvm'] for r in rs]):.2f}")
     return f"{res['layer']:12s} " + " | ".join(parts)
 
 
@@ -184,29 +179,29 @@ def write_report(out: Path, cmd: str, results: list, a, total: float) -> None:  
     agg: dict[str, dict[str, list]] = {t: {"share": [], "inv": [], "ap": [], "reached": []} for t in TUNERS}
     for res in results:
         rs = res["runs"]
-        cells = [res["layer"], res["target"], f"{med([r['autotvm_converged_at'] for r in rs['autotvm']]):.0f}"]
+        cells = [res["layer"], res["target"], f"{median([r['autotvm_converged_at'] for r in rs['autotvm']]):.0f}"]
         for t in TUNERS:
             shares = [r["share_of_autotvm"] for r in rs[t]]
-            cells += [f"{med([r['best_gflops'] for r in rs[t]]):.1f}", f"{100 * med([r['invalid_share'] for r in rs[t]]):.0f}%",
-                      ("-" if all(s is None for s in shares) else f"{100 * med(shares):.0f}% ({sum(s is not None for s in shares)}/{len(shares)})"),
-                      f"{med([r['rmse_a_over_p'] for r in rs[t]]):.3f}"]
+            cells += [f"{median([r['best_gflops'] for r in rs[t]]):.1f}", f"{100 * median([r['invalid_share'] for r in rs[t]]):.0f}%",
+                      ("-" if all(s is None for s in shares) else f"{100 * median(shares):.0f}% ({sum(s is not None for s in shares)}/{len(shares)})"),
+                      f"{median([r['rmse_a_over_p'] for r in rs[t]]):.3f}"]
             agg[t]["share"] += [s for s in shares if s is not None]
             agg[t]["reached"] += [s is not None for s in shares]
-            agg[t]["inv"].append(med([r["invalid_share"] for r in rs[t]]))
+            agg[t]["inv"].append(median([r["invalid_share"] for r in rs[t]]))
             agg[t]["ap"] += [r["rmse_a_over_p"] for r in rs[t] if r["rmse_a_over_p"] is not None]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Summary (all layers and seeds)", "",
               "| tuner | share of autotvm's measurements to reach its converged best (median) | reached | "
               "invalid share (median of layers) | vs autotvm's invalid share | RMSE A/P (median) |", "|---|---|---|---|---|---|"]
-    base_inv = med(agg["autotvm"]["inv"])
+    base_inv = median(agg["autotvm"]["inv"])
     for t in TUNERS:
         g = agg[t]
-        rel = (med(g["inv"]) - base_inv) / base_inv if base_inv > 0 else float("nan")
-        lines.append(f"| {t} | {100 * med(g['share']):.1f}% | {sum(g['reached'])}/{len(g['reached'])} | "
-                     f"{100 * med(g['inv']):.1f}% | {100 * rel:+.1f}% | {med(g['ap']):.3f} |")
+        rel = (median(g["inv"]) - base_inv) / base_inv if base_inv > 0 else float("nan")
+        lines.append(f"| {t} | {100 * median(g['share']):.1f}% | {sum(g['reached'])}/{len(g['reached'])} | "
+                     f"{100 * median(g['inv']):.1f}% | {100 * rel:+.1f}% | {median(g['ap']):.3f} |")
     for target in sorted({r["target"] for r in results}):
         sub = [r for r in results if r["target"] == target]
-        inv = {t: med([med([x["invalid_share"] for x in r["runs"][t]]) for r in sub]) for t in TUNERS}
+        inv = {t: median([median([x["invalid_share"] for x in r["runs"][t]]) for r in sub]) for t in TUNERS}
         lines += ["", f"{target}: median invalid share " + ", ".join(f"{t} {100 * v:.1f}%" for t, v in inv.items())]
     n = len(results)
     cols = min(4, n)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
 import time
@@ -25,6 +24,7 @@ import numpy as np
 
 from tensortune.accel.vta import ConvShape, VtaHardware, evaluate
 from tensortune.bench.vta_oracle import exhaustive_optimum
+from tensortune.core.stats import median
 from tensortune.core.values import MeasureInput, Task
 from tensortune.measure.vta_measurer import VtaSimMeasurer
 from tensortune.reports.compare import trials_to_reach
@@ -67,10 +67,6 @@ def run(task: Task, tuner: str, seed: int, trials: int, plan: int, db: SQLiteSto
     strat = create(tuner, task.space, seed, plan_size=plan, task=task)
     return Tuner(task, strat, VtaSimMeasurer(), db, Budget(trials=trials), tuner_name=tuner, seed=seed,
                  batch_size=16, remeasure_best=False, initial_configs=initial).run()
-
-
-def med(xs: list[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
 
 
 def main() -> int:
@@ -118,7 +114,7 @@ def main() -> int:
             rows.append(row)
             t = row["tuners"]
             print(f"{name:12s} opt sw {sw_opt.gflops:6.1f} co {co_opt.gflops:6.1f} | " + " | ".join(
-                f"{k} {med([r['best_gflops'] for r in t[k]]):6.1f} ({med([r['pct_of_own_opt'] for r in t[k]]):5.1f}%)"
+                f"{k} {median([r['best_gflops'] for r in t[k]]):6.1f} ({median([r['pct_of_own_opt'] for r in t[k]]):5.1f}%)"
                 for k in t) + f" | {time.perf_counter() - t_start:.0f} s", flush=True)
         # whole-model co-design, warm-started from the default design + autotvm's schedules
         mt = make_task(ModelConvs.of(model), "model_codesign.vta-sim", VTA, f"{model}:all")
@@ -147,7 +143,7 @@ def main() -> int:
                                     "to_beat_sw_opt": beat, "to95": near})
         model_rows.append(mrow)
         print(f"{model}: software-only (autotvm) {mrow['autotvm_sw_ms']:.2f} ms, software optimum {mrow['sw_opt_ms']:.2f} ms, "
-              + ", ".join(f"{t} {med([r['model_ms'] for r in mrow[t]]):.2f} ms" for t in MODEL_TUNERS)
+              + ", ".join(f"{t} {median([r['model_ms'] for r in mrow[t]]):.2f} ms" for t in MODEL_TUNERS)
               + f", co-design optimum {mrow['codesign_opt_ms']:.2f} ms", flush=True)
     total = time.perf_counter() - t_start
     cmd = "python " + " ".join(sys.argv)
@@ -182,26 +178,26 @@ def write_report(out: Path, cmd: str, sp: dict, rows: list, model_rows: list, a,
         cells = [r["layer"], f"{r['sw_opt_gflops']:.1f}", f"{r['co_opt_gflops']:.1f}"]
         for t in tuners:
             rs = r["tuners"][t]
-            cells.append(f"{med([x['best_gflops'] for x in rs]):.1f} ({med([x['pct_of_own_opt'] for x in rs]):.0f}%)")
+            cells.append(f"{median([x['best_gflops'] for x in rs]):.1f} ({median([x['pct_of_own_opt'] for x in rs]):.0f}%)")
         for t in tuners:
             hit = [x["to95"] for x in r["tuners"][t] if x["to95"] is not None]
-            cells.append(f"{med(hit):.0f} ({len(hit)}/{len(r['tuners'][t])})" if hit else "never")
+            cells.append(f"{median(hit):.0f} ({len(hit)}/{len(r['tuners'][t])})" if hit else "never")
         for t in tuners:
-            cells.append(f"{100 * med([x['invalid_share'] for x in r['tuners'][t]]):.0f}%")
-            agg[t]["pct"].append(med([x["pct_of_own_opt"] for x in r["tuners"][t]]))
-            agg[t]["pct_sw"].append(med([x["pct_of_sw_opt"] for x in r["tuners"][t]]))
-            agg[t]["inv"].append(med([x["invalid_share"] for x in r["tuners"][t]]))
-            agg[t]["wall"].append(med([x["wall_s"] for x in r["tuners"][t]]))
-            agg[t]["gain"].append(med([x["best_gflops"] for x in r["tuners"][t]])
-                                  / med([x["best_gflops"] for x in r["tuners"]["autotvm"]]))
+            cells.append(f"{100 * median([x['invalid_share'] for x in r['tuners'][t]]):.0f}%")
+            agg[t]["pct"].append(median([x["pct_of_own_opt"] for x in r["tuners"][t]]))
+            agg[t]["pct_sw"].append(median([x["pct_of_sw_opt"] for x in r["tuners"][t]]))
+            agg[t]["inv"].append(median([x["invalid_share"] for x in r["tuners"][t]]))
+            agg[t]["wall"].append(median([x["wall_s"] for x in r["tuners"][t]]))
+            agg[t]["gain"].append(median([x["best_gflops"] for x in r["tuners"][t]])
+                                  / median([x["best_gflops"] for x in r["tuners"]["autotvm"]]))
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "Summary over layers (median of the per-layer medians; throughput gain is best GOP/s over autotvm's "
               "on the same layer):", "", "| tuner | % of own optimum | % of software optimum | invalid share | "
               "throughput vs autotvm | wall s per run |", "|---|---|---|---|---|---|"]
     for t in tuners:
         g = agg[t]
-        lines.append(f"| {t} | {med(g['pct']):.1f}% | {med(g['pct_sw']):.1f}% | {100 * med(g['inv']):.0f}% | "
-                     f"{med(g['gain']):.2f}x (max {max(g['gain']):.2f}x) | {med(g['wall']):.1f} |")
+        lines.append(f"| {t} | {median(g['pct']):.1f}% | {median(g['pct_sw']):.1f}% | {100 * median(g['inv']):.0f}% | "
+                     f"{median(g['gain']):.2f}x (max {max(g['gain']):.2f}x) | {median(g['wall']):.1f} |")
     lines += ["", "## One design for the whole model", "",
               f"`model_codesign.vta-sim`, {a.model_trials} measurements, seeds {a.seeds}, both tuners warm-started from "
               "the default design running the schedules autotvm found (seed 0). Model time = sum over conv layers "
@@ -217,11 +213,11 @@ def write_report(out: Path, cmd: str, sp: dict, rows: list, model_rows: list, a,
             ms = [x["model_ms"] for x in m[t]]
             beat = [x["to_beat_sw_opt"] for x in m[t] if x["to_beat_sw_opt"] is not None]
             near = [x["to95"] for x in m[t] if x["to95"] is not None]
-            lines.append(f"| {m['model']} | {t} | {m['sw_opt_ms']:.2f} | {med(ms):.2f} [{min(ms):.2f}-{max(ms):.2f}] | "
-                         f"{100 * m['codesign_opt_ms'] / med(ms):.1f}% | {m['sw_opt_ms'] / med(ms):.2f}x | "
-                         + (f"{med(beat):.0f} ({len(beat)}/{len(ms)})" if beat else "never") + " | "
-                         + (f"{med(near):.0f} ({len(near)}/{len(ms)})" if near else "never") + " | "
-                         f"{100 * med([x['invalid_share'] for x in m[t]]):.0f}% | {med([x['wall_s'] for x in m[t]]):.1f} |")
+            lines.append(f"| {m['model']} | {t} | {m['sw_opt_ms']:.2f} | {median(ms):.2f} [{min(ms):.2f}-{max(ms):.2f}] | "
+                         f"{100 * m['codesign_opt_ms'] / median(ms):.1f}% | {m['sw_opt_ms'] / median(ms):.2f}x | "
+                         + (f"{median(beat):.0f} ({len(beat)}/{len(ms)})" if beat else "never") + " | "
+                         + (f"{median(near):.0f} ({len(near)}/{len(ms)})" if near else "never") + " | "
+                         f"{100 * median([x['invalid_share'] for x in m[t]]):.0f}% | {median([x['wall_s'] for x in m[t]]):.1f} |")
     lines += ["", "Co-design optima: " + "; ".join(
         f"{m['model']} {m['codesign_opt_ms']:.2f} ms with " + " ".join(f"{k}={v}" for k, v in m["codesign_opt_hw"].items())
         for m in model_rows), ""]
@@ -246,7 +242,7 @@ def write_report(out: Path, cmd: str, sp: dict, rows: list, model_rows: list, a,
     fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(rows)), 4.5))
     x = np.arange(len(rows))
     for i, t in enumerate(tuners):
-        ax.bar(x + (i - 1) * 0.27, [med([v["pct_of_sw_opt"] for v in r["tuners"][t]]) for r in rows], 0.27, label=t)
+        ax.bar(x + (i - 1) * 0.27, [median([v["pct_of_sw_opt"] for v in r["tuners"][t]]) for r in rows], 0.27, label=t)
     ax.plot(x, [100 * r["co_opt_gflops"] / r["sw_opt_gflops"] for r in rows], "k_", markersize=12, label="co-design optimum")
     ax.axhline(100, color="grey", lw=0.8)
     ax.set_xticks(x, [r["layer"] for r in rows], rotation=70, fontsize=7)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.bench.traces import RunTrace
-from tensortune.reports.compare import _med
+from tensortune.core.stats import median
 
 
 def _fmt_range(xs: list[float], fmt: str = "{:.1f}") -> str:
@@ -16,7 +16,7 @@ def _fmt_range(xs: list[float], fmt: str = "{:.1f}") -> str:
         return "-"
     if len(xs) == 1:
         return fmt.format(xs[0])
-    return f"{fmt.format(_med(xs))} [{fmt.format(min(xs))}-{fmt.format(max(xs))}]"
+    return f"{fmt.format(median(xs))} [{fmt.format(min(xs))}-{fmt.format(max(xs))}]"
 
 
 def _reach(xs: list[float | None], n: int, fmt: str = "{:.0f}") -> str:
@@ -24,7 +24,7 @@ def _reach(xs: list[float | None], n: int, fmt: str = "{:.0f}") -> str:
     hit = [x for x in xs if x is not None]
     if not hit:
         return f"never (0/{n})"
-    return f"{fmt.format(_med(hit))} ({len(hit)}/{n})"
+    return f"{fmt.format(median(hit))} ({len(hit)}/{n})"
 
 
 def _by(traces: list[RunTrace]) -> dict[tuple[str, str], list[RunTrace]]:
@@ -52,11 +52,11 @@ def main_rows(doc: dict[str, Any], layer: str, budget: int) -> list[list[str]]:
             continue
         best = [r.best(budget) for r in runs]
         rows.append([
-            tuner, runs[0].mode, _fmt_range(best), f"{100 * _med(best) / opt:.1f}%",
+            tuner, runs[0].mode, _fmt_range(best), f"{100 * median(best) / opt:.1f}%",
             _reach([r.trials_to(0.95 * opt, budget) for r in runs], len(runs)),
             _reach([r.wall_to(0.95 * opt, budget) for r in runs], len(runs), "{:.0f} s"),
-            f"{100 * _med([r.invalid_share(budget) for r in runs]):.0f}%",
-            f"{100 * _med([r.overhead_share() for r in runs]):.0f}%",
+            f"{100 * median([r.invalid_share(budget) for r in runs]):.0f}%",
+            f"{100 * median([r.overhead_share() for r in runs]):.0f}%",
         ])
     return rows
 
@@ -76,8 +76,8 @@ def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
                 ours = groups.get((layer, tuner), [])
                 ms = [r for r in groups.get((layer, "metaschedule"), []) if r.trials >= b]
                 if ours and ms:
-                    ratios.append(_med([r.best(b) for r in ours]) / max(_med([r.best(b) for r in ms]), 1e-9))
-            row.append(f"{_med(ratios):.2f}x" if ratios else "-")
+                    ratios.append(median([r.best(b) for r in ours]) / max(median([r.best(b) for r in ms]), 1e-9))
+            row.append(f"{median(ratios):.2f}x" if ratios else "-")
         ratios, pairs = [], 0
         for layer in layers:
             opt = doc["tables"][layer]["optimum_gflops"]
@@ -88,7 +88,7 @@ def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
                     a, o = base[r.seed].trials_to(0.95 * opt), r.trials_to(0.95 * opt)
                     if a is not None and o is not None:
                         ratios.append(o / a)
-        row.append(f"{_med(ratios):.2f} ({len(ratios)}/{pairs})" if ratios else "-")
+        row.append(f"{median(ratios):.2f} ({len(ratios)}/{pairs})" if ratios else "-")
         rows.append(row)
     return rows
 
@@ -128,7 +128,7 @@ def plot_layer(doc: dict[str, Any], layer: str, path: Path) -> None:
         ax.axhline(opt, color="k", ls="--", lw=1, label="table optimum")
         ax.axhline(0.95 * opt, color="k", ls=":", lw=1, label="95% of optimum")
         if pt:
-            ax.axhline(_med(pt), color="tab:gray", ls="-.", lw=1.2, label="PyTorch oneDNN")
+            ax.axhline(median(pt), color="tab:gray", ls="-.", lw=1.2, label="PyTorch oneDNN")
         ax.set_ylabel("best GFLOP/s so far")
         ax.grid(alpha=0.3)
     axes[0].set_xlabel("measurements")

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.stats import trials_to_reach
+
 
 @dataclass
 class RunTrace:
@@ -34,9 +36,7 @@ class RunTrace:
 
     def trials_to(self, target_gflops: float, budget: int | None = None) -> int | None:
         """Measurements until the best reaches ``target_gflops`` (None: not within ``budget``)."""
-        g = np.asarray(self.gflops[:budget] if budget else self.gflops, dtype=float)
-        hit = np.nonzero(g >= target_gflops)[0]
-        return int(hit[0]) + 1 if len(hit) else None
+        return trials_to_reach(self.gflops, target_gflops, budget)
 
     def wall_to(self, target_gflops: float, budget: int | None = None) -> float | None:
         n = self.trials_to(target_gflops, budget)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from tensortune.core.stats import median, trials_to_reach
 from tensortune.tuners.loop import TuneSummary
 
 
@@ -23,13 +23,6 @@ class TunerStats:
     errors: list[int]
     steps_per_round: list[int]
     configs_per_round: list[int]
-
-
-def trials_to_reach(curve: list[float], target: float) -> int | None:
-    for i, v in enumerate(curve):
-        if v >= target:
-            return i + 1
-    return None
 
 
 def summarise(runs: dict[str, list[TuneSummary]]) -> tuple[list[TunerStats], float]:
@@ -50,25 +43,21 @@ def summarise(runs: dict[str, list[TuneSummary]]) -> tuple[list[TunerStats], flo
     return out, overall
 
 
-def _med(xs: list[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
-
-
 def table_rows(stats: list[TunerStats]) -> list[list[str]]:
     rows = []
     for st in stats:
         reached = [t for t in st.trials_to_95 if t is not None]
-        t95 = f"{_med([float(t) for t in reached]):.0f} ({len(reached)}/{len(st.trials_to_95)} seeds)" if reached else "never"
+        t95 = f"{median([float(t) for t in reached]):.0f} ({len(reached)}/{len(st.trials_to_95)} seeds)" if reached else "never"
         rows.append([st.tuner,
-                     f"{_med(st.best_gflops):.1f} [{min(st.best_gflops):.1f}-{max(st.best_gflops):.1f}]",
-                     t95, f"{_med(st.wall_seconds):.0f}", f"{_med(st.seconds_per_measurement):.2f}",
-                     f"{100 * _med(st.search_share):.1f}%", f"{_med([float(e) for e in st.errors]):.0f}",
+                     f"{median(st.best_gflops):.1f} [{min(st.best_gflops):.1f}-{max(st.best_gflops):.1f}]",
+                     t95, f"{median(st.wall_seconds):.0f}", f"{median(st.seconds_per_measurement):.2f}",
+                     f"{100 * median(st.search_share):.1f}%", f"{median([float(e) for e in st.errors]):.0f}",
                      _dist(st.steps_per_round), _dist(st.configs_per_round)])
     return rows
 
 
 def _dist(xs: list[int]) -> str:
-    return f"{_med([float(x) for x in xs]):.0f} [{min(xs)}-{max(xs)}]" if xs else "-"
+    return f"{median([float(x) for x in xs]):.0f} [{min(xs)}-{max(xs)}]" if xs else "-"
 
 
 HEADERS = ["tuner", "best GFLOP/s median [min-max]", "trials to 95% of best", "wall s", "s / measurement",
