@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine (Python 3.11, gcc):
 #   make demo   install (with the ONNX Runtime peer), tune the whole ResNet-18 on this CPU (SQLite:
-#               tensortune.db; about 10 minutes on 2 cores), build it into resnet18.so and print its
+#               tensortune.db; about 7 minutes on 2 cores), build it into resnet18.so and print its
 #               latency beside PyTorch's and ONNX Runtime's; running it again resumes
 #   make test   install, then run the whole test suite (what CI runs)
 PY ?= python3.11
@@ -18,7 +18,7 @@ $(BIN)/tensortune: pyproject.toml
 
 install: $(BIN)/tensortune
 
-DEMO_TRIALS ?= 320
+DEMO_TRIALS ?= 640
 
 demo: install
 	$(BIN)/pip install -q -e ".[peers]"

@@ -206,6 +206,8 @@ def test_tuned_kernels_keep_their_parallel_loop_and_every_core_inside_the_model(
     prof, rest = profile_rows(result, built.profile(x, runs=2))
     assert {p.task for p in prof if p.tuned_us} == {r.name for r in result.rows if r.best_values}
     assert all(p.in_model_us > 0 and p.calls >= 1 for p in prof) and rest >= 0
+    convs = [p for p in prof if p.tuned_us]  # the fastest conv could gain nothing, the others >= 0
+    assert min(p.could_gain_ms for p in convs) == 0.0 and all(p.could_gain_ms >= 0 for p in prof)
     assert abs(sum(p.share for p in prof) + rest / (rest + sum(p.in_model_us * p.calls * 1e-6 for p in prof)) - 1) < 1e-6
 
 

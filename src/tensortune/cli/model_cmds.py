@@ -55,7 +55,7 @@ def _check_out(path: str | None, what: str) -> None:
 def render_tasks(con: Any, res: Any) -> None:
     from rich.table import Table
 
-    tab = Table(title=f"{res.rows and 'tasks'} ({res.trials} measurements, {res.wall_seconds:.0f} s)")
+    tab = Table(title=f"tasks ({res.trials} measurements, {res.wall_seconds:.0f} s)")
     for col in ("#", "task", "calls", "MFLOP", "tuned by", "trials", "best us", "GFLOP/s"):
         tab.add_column(col, justify="right" if col not in ("task", "tuned by") else "left")
     for i, r in enumerate(res.rows, 1):
@@ -71,14 +71,16 @@ def render_profile(con: Any, rep: Any) -> None:
 
     tab = Table(title=f"{rep.model}: per task inside the built model ({rep.threads} threads); "
                       f"flag: in-model > {SLOW_FLAG:.2f} x tuned")
-    for col in ("task", "tuned by", "calls", "tuned us", "in model us", "ratio", "share", ""):
+    for col in ("task", "tuned by", "calls", "tuned us", "in model us", "ratio", "share", "GFLOP/s", "could gain ms", ""):
         tab.add_column(col, justify="left" if col in ("task", "tuned by", "") else "right")
     for p in sorted(rep.profile, key=lambda p: -p.share):
+        rate = p.flops / (p.in_model_us * 1e-6) / 1e9 if p.flops else 0.0
         tab.add_row(p.task[:52], p.how, f"{p.calls:g}", f"{p.tuned_us:.1f}" if p.tuned_us else "-",
                     f"{p.in_model_us:.1f}", f"{p.ratio:.2f}" if p.ratio else "-", f"{p.share:.1%}",
-                    "SLOW" if p.slow else "")
+                    f"{rate:.1f}" if rate else "-", f"{p.could_gain_ms:.2f}", "SLOW" if p.slow else "")
     con.print(tab)
-    con.print(f"  outside the tasks (VM builtins, allocation): {rep.profile_other_ms:.3f} ms per inference")
+    con.print(f"  outside the tasks (VM builtins, allocation): {rep.profile_other_ms:.3f} ms per inference; "
+              "could gain: per inference, if the task ran at the in-model rate of the fastest task of its kind")
 
 
 def render_latency(con: Any, rep: Any) -> None:
@@ -198,7 +200,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         meta = write_library(built, args.out, model=model.name, input_shape=model.input_shape,
                              input_dtype=model.input_dtype, x=x, ref=model.torch_output(x),
-                             extra={"tuned_tasks": n, "database": os.path.abspath(args.db)})
+                             extra={"tuned_tasks": n, "database": os.path.abspath(args.db)}, log_path=log)
     except DeployError as e:
         raise UserError(str(e)) from None
     con.print(f"wrote {args.out} and {metadata_path(args.out)}; loaded in a fresh process with the TVM runtime "

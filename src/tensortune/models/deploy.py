@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.logs import native_log
 from tensortune.models.build import BuiltModel
 
 # the check runs this in a fresh interpreter: only the TVM runtime, no tensortune, no compiler
@@ -48,12 +49,14 @@ def metadata_path(lib_path: str) -> str:
 
 
 def write_library(built: BuiltModel, out: str, *, model: str, input_shape: tuple[int, ...], input_dtype: str,
-                  x: np.ndarray, ref: np.ndarray | None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+                  x: np.ndarray, ref: np.ndarray | None, extra: dict[str, Any] | None = None,
+                  log_path: str | None = None) -> dict[str, Any]:
     """Export the library to ``out`` (atomically), its metadata beside it, and check it in a fresh
     process against ``ref`` (PyTorch's output), or against the in-process build where there is none."""
     os.makedirs(os.path.dirname(os.path.abspath(out)) or ".", exist_ok=True)
     tmp = f"{out}.{os.getpid()}.tmp.so"
-    built.executable.export_library(tmp)
+    with native_log(log_path):  # TVM prints a line per saved constant scope
+        built.executable.export_library(tmp)
     meta = {"model": model, "input_shape": list(input_shape), "input_dtype": input_dtype, "target": built.target,
             "threads": built.threads, **(extra or {})}
     expect = ref if ref is not None else built.run(x)

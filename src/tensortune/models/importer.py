@@ -75,7 +75,9 @@ def _from_torch(module: Any, shape: tuple[int, ...], name: str, source: str) -> 
             exported = torch.export.export(module, (x,))
     except Exception as e:
         raise ModelError(f"{name}: torch.export failed for input shape {shape}: {type(e).__name__}: {e}") from None
-    mod = from_exported_program(exported, keep_params_as_input=True)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, module="copyreg")
+        mod = from_exported_program(exported, keep_params_as_input=True)
     mod, params = relax.frontend.detach_params(mod)
     h = hashlib.sha256()
     for k, v in sorted(module.state_dict().items()):

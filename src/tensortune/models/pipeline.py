@@ -35,6 +35,10 @@ class ProfileRow:
     tuned_us: float | None  # best measured time per call, None for untuned tasks
     in_model_us: float  # median per call inside the model
     share: float  # of the profiled inference time
+    flops: float = 0.0  # per call
+    # what the model would save per inference if this task ran at the rate (FLOP/s, in the model) of
+    # the fastest task of its kind: how much tuning it could still pay back
+    could_gain_ms: float = 0.0
 
     @property
     def ratio(self) -> float | None:
@@ -60,7 +64,17 @@ def profile_rows(result: ModelTuneResult, kernels: list[KernelTime]) -> tuple[li
         calls = sum(k.calls for k in ks)
         per_call = sum(k.total_s for k in ks) / calls
         tuned = row.best_s * 1e6 if row.task is not None and row.best_s < float("inf") else None
-        rows.append(ProfileRow(row.name, row.how, calls, tuned, per_call * 1e6, per_call * calls / total))
+        rows.append(ProfileRow(row.name, row.how, calls, tuned, per_call * 1e6, per_call * calls / total, row.flops))
+    kinds = {r.name: r.kind for r in result.rows}
+    best: dict[str, float] = {}
+    for p in rows:
+        if p.flops > 0:
+            k = kinds[p.task]
+            best[k] = max(best.get(k, 0.0), p.flops / (p.in_model_us * 1e-6))
+    for p in rows:
+        if p.flops > 0:
+            at_best_us = p.flops / best[kinds[p.task]] * 1e6
+            p.could_gain_ms = max(p.in_model_us - at_best_us, 0.0) * p.calls / 1e3
     rest = sum(k.total_s for k in kernels if k.symbol not in used)
     return rows, rest
 
