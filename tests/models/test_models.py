@@ -323,7 +323,7 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
     from tvm.s_tir import meta_schedule as ms
 
     from tensortune.core.targets import default_cpu_target
-    from tensortune.integrations.metaschedule_build import cpu_builder
+    from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
     from tensortune.integrations.metaschedule_strategy import TensortuneStrategy
     from tensortune.models.importer import load_model
     from tensortune.models.tasks import extract_tasks
@@ -334,10 +334,12 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
     target = tvm.target.Target(default_cpu_target())
     _, tasks = extract_tasks(m, target)
     conv = next(t for t in tasks if t.kind == "conv2d")
-    db = ms.tune_tir(conv.mod, target, str(task_env / "ms"), max_trials_global=8, num_trials_per_iter=4,
-                     strategy=TensortuneStrategy("autotvm", seed=0),
-                     builder=cpu_builder(),
-                     runner=ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=1)))
+    runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=1))
+    try:
+        db = ms.tune_tir(conv.mod, target, str(task_env / "ms"), max_trials_global=8, num_trials_per_iter=4,
+                         strategy=TensortuneStrategy("autotvm", seed=0), builder=cpu_builder(), runner=runner)
+    finally:
+        close_runner(runner)
     recs = db.get_all_tuning_records()
     assert 1 <= len(recs) <= 8  # the strategy never asks for more than the budget
     ok = [r for r in recs if r.run_secs is not None and all(float(s) < 1.0 for s in r.run_secs)]

@@ -42,7 +42,7 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
     from tvm.s_tir import meta_schedule as ms
 
     from tensortune.core.threads import set_default_threads, target_cores
-    from tensortune.integrations.metaschedule_build import cpu_builder
+    from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
     from tensortune.integrations.metaschedule_strategy import detach_foreign_meta_schedule_log_handlers
 
     func = metaschedule_func(task)
@@ -64,15 +64,18 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
     runner = ms.runner.LocalRunner(
         evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=repeat, min_repeat_ms=min_repeat_ms))
     callbacks = list(ms.measure_callback.MeasureCallback.create("default")) + [_Record()]
-    with tempfile.TemporaryDirectory(prefix="tensortune-ms-", dir=work_dir) as wd:
-        detach_foreign_meta_schedule_log_handlers()  # tune_tir rebuilds logging from them
-        with ms.Profiler() as prof:
-            t0 = time.perf_counter()
-            ms.tune_tir(func, target, wd, max_trials_global=trials, num_trials_per_iter=trials_per_iter,
-                        builder=cpu_builder(),  # see integrations/metaschedule_build.py
-                        runner=runner, measure_callbacks=callbacks, seed=seed, num_tuning_cores=2)
-            total = time.perf_counter() - t0
-        timers = {str(k): float(v) for k, v in prof.get().items()}
+    try:
+        with tempfile.TemporaryDirectory(prefix="tensortune-ms-", dir=work_dir) as wd:
+            detach_foreign_meta_schedule_log_handlers()  # tune_tir rebuilds logging from them
+            with ms.Profiler() as prof:
+                t0 = time.perf_counter()
+                ms.tune_tir(func, target, wd, max_trials_global=trials, num_trials_per_iter=trials_per_iter,
+                            builder=cpu_builder(),  # see integrations/metaschedule_build.py
+                            runner=runner, measure_callbacks=callbacks, seed=seed, num_tuning_cores=2)
+                total = time.perf_counter() - t0
+            timers = {str(k): float(v) for k, v in prof.get().items()}
+    finally:
+        close_runner(runner)
     trace = RunTrace("metaschedule", layer, seed, "live")
     prev = t0
     for end, gs in batches:  # spread each batch's wall time over its trials

@@ -26,3 +26,11 @@ def cpu_builder() -> Any:
     from tvm.s_tir import meta_schedule as ms
 
     return ms.builder.LocalBuilder(f_build=build_cpu_kernel)
+
+
+def close_runner(runner: Any) -> None:
+    """Stop a ``LocalRunner``'s worker processes. MetaSchedule leaves them alive until the runner is
+    garbage-collected, which in a long process (or a test session) may be never: idle 400 MB workers."""
+    pool = getattr(runner, "pool", None)  # LocalRunner keeps a PopenPoolExecutor; other runners may not
+    if pool is not None:
+        pool.shutdown(wait=True)

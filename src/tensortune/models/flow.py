@@ -197,7 +197,7 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
 
     from tensortune.core.logs import native_log
     from tensortune.core.threads import set_default_threads, target_cores
-    from tensortune.integrations.metaschedule_build import cpu_builder
+    from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
 
     tgt = tvm.target.Target(target)
     os.makedirs(work_dir, exist_ok=True)  # tune_tasks writes its JSON database there but does not create it
@@ -210,9 +210,12 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
                                    rand_state=seed))
         weights.append(float(t.weight))
     runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=20))
-    with native_log(log_path):
-        db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
-                                num_trials_per_iter=per_iter, builder=cpu_builder(), runner=runner)
+    try:
+        with native_log(log_path):
+            db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
+                                    num_trials_per_iter=per_iter, builder=cpu_builder(), runner=runner)
+    finally:
+        close_runner(runner)
     return db, time.perf_counter() - t0
 
 
