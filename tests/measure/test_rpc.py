@@ -1,5 +1,7 @@
 """Measurement through a TVM RPC tracker with two servers on loopback."""
 
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -25,14 +27,15 @@ def _free_port():
 def tracker():
     port = _free_port()
     procs = [subprocess.Popen([sys.executable, "-m", "tvm.exec.rpc_tracker", "--host", "127.0.0.1", "--port", str(port),
-                               "--port-end", str(port + 1)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+                               "--port-end", str(port + 1)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)]
     time.sleep(2)
     for _ in range(2):
         sp = _free_port()
         procs.append(subprocess.Popen([sys.executable, "-m", "tvm.exec.rpc_server", "--tracker", f"127.0.0.1:{port}",
                                        "--key", "tt-test", "--host", "127.0.0.1", "--port", str(sp),
                                        "--port-end", str(sp + 20)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
     from tvm import rpc
 
     deadline = time.time() + 60
@@ -48,8 +51,8 @@ def tracker():
     else:
         pytest.fail("RPC servers did not register with the tracker")
     yield RpcTracker("127.0.0.1", port, "tt-test")
-    for p in procs:
-        p.kill()
+    for p in procs:  # the whole group: an RPC server's session workers would outlive it otherwise
+        os.killpg(p.pid, signal.SIGKILL)
         p.wait()
 
 
