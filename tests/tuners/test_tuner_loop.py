@@ -82,3 +82,16 @@ def test_budget_validation():
         Budget(trials=0)
     with pytest.raises(ValueError):
         Budget()
+
+
+def test_measure_guard_admits_each_valid_config_once():
+    from tensortune.space import Constraint, OptionKnob, SearchSpace
+    from tensortune.tuners.guard import MeasureGuard
+
+    sp = SearchSpace([OptionKnob("a", [0, 1, 2, 3])], [Constraint("no 3", lambda v: v["a"] != 3)])
+    cfgs = [sp.config(i) for i in range(sp.size)]
+    guard = MeasureGuard(sp, measured=[sp.index_of(cfgs[0])])
+    assert guard.admit(cfgs + cfgs, limit=1) == [cfgs[1]]  # 0 measured before, the limit stops at one
+    assert guard.admit(cfgs + cfgs) == [cfgs[2]]  # 1 now measured, 3 invalid, duplicates dropped
+    assert guard.seen(cfgs[2]) and not guard.seen(cfgs[3])
+    assert guard.admit(cfgs) == [] and not guard.exhausted  # the invalid config is never admitted nor counted

@@ -9,7 +9,6 @@ interrupted benchmark loses at most the unit in flight.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import asdict, dataclass, field
@@ -23,7 +22,8 @@ from tensortune.bench.groundtruth import (
     GroundTruth,
     load_table,
 )
-from tensortune.bench.traces import RunTrace
+from tensortune.bench.results import ResultsFile
+from tensortune.bench.traces import RunTrace, run_recipe
 from tensortune.measure.replay import ReplayMeasurer
 
 PEERS = ("metaschedule", "pytorch")
@@ -68,30 +68,11 @@ def run_recipe_on_replay(recipe: str, gt: GroundTruth, seed: int, budget: int, *
                          options: dict[str, Any] | None = None) -> RunTrace:
     """One run of ``recipe`` answered by ``gt``; the wall axis is the tuner's real time plus what each
     replayed measurement cost when the table was made."""
-    from tensortune.storage.sqlite import SQLiteStorage
-    from tensortune.tuners.loop import BatchEvent, Budget, Tuner
-    from tensortune.tuners.recipes import create
-
-    task = gt.task
     m = measurer or ReplayMeasurer([gt], build_workers=GT_BUILD_WORKERS)
-    db = storage or SQLiteStorage(":memory:")
-    trace = RunTrace(recipe, gt.name, seed, "replay")
-    charged = [0.0]
-
-    def record(ev: BatchEvent) -> None:
-        own = ev.summary.search_seconds + ev.summary.storage_seconds
-        for r in ev.results:
-            trace.gflops.append(task.flops / r.cost / 1e9 if r.ok else 0.0)
-            charged[0] += float(r.extra.get("charge_s", 0.0))
-            trace.wall.append(own + charged[0])
-
-    strategy = create(recipe, task.space, seed, task=task, **(options or {}))
-    s = Tuner(task, strategy, m, db, Budget(trials=min(budget, gt.n)), tuner_name=recipe, seed=seed,
-              batch_size=batch_size, callbacks=[record], remeasure_best=False).run()
-    trace.measure_s = charged[0]
-    trace.overhead_s = s.search_seconds + s.storage_seconds
-    if s.trials < budget:
-        trace.note = f"stopped after {s.trials}: {s.stop_reason}"
+    trace, _, _ = run_recipe(recipe, gt.task, m, seed, min(budget, gt.n), storage=storage, layer=gt.name,
+                             mode="replay", batch_size=batch_size, options=options)
+    if not trace.note and trace.trials < budget:
+        trace.note = f"stopped after {trace.trials}: the table has {gt.n} configs"
     return trace
 
 
@@ -105,36 +86,17 @@ def measure_live(gt: GroundTruth) -> float:
     return gt.task.flops / r.cost / 1e9 if r.ok else 0.0
 
 
-class BenchResults:
-    """``results.json``: settings, table facts, and every finished unit; written after each unit."""
+class BenchResults(ResultsFile):
+    """The ground-truth suite's ``results.json``: traces plus table facts, PyTorch and drift figures."""
 
     def __init__(self, path: Path, cfg: BenchConfig, command: str) -> None:
-        self.path = path
-        self.doc: dict[str, Any] = {"config": asdict(cfg), "command": command, "tables": {}, "traces": [],
-                                    "pytorch": [], "drift": [], "started": time.strftime("%Y-%m-%d %H:%M:%S")}
-        if path.exists():
-            old = json.loads(path.read_text())
-            if old.get("config") == self.doc["config"]:
-                self.doc = old  # resume: keep what is done
-            else:
-                raise ValueError(f"{path} holds a benchmark with other settings; use another --out or delete it")
+        super().__init__(path, asdict(cfg), command, sections=("pytorch", "drift"))
+        self.doc.setdefault("tables", {})
 
     def done(self, kind: str, tuner: str, layer: str, seed: int) -> bool:
         if kind == "trace":
-            return any(t["tuner"] == tuner and t["layer"] == layer and t["seed"] == seed for t in self.doc["traces"])
-        return any(x["layer"] == layer and x["seed"] == seed for x in self.doc[kind])
-
-    def add(self, kind: str, item: dict[str, Any]) -> None:
-        self.doc["traces" if kind == "trace" else kind].append(item)
-        self.save()
-
-    def save(self) -> None:
-        tmp = self.path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.doc))
-        os.replace(tmp, self.path)
-
-    def traces(self) -> list[RunTrace]:
-        return [RunTrace.from_json(t) for t in self.doc["traces"]]
+            return self.has_trace(tuner, layer, seed)
+        return self.find(kind, layer=layer, seed=seed) is not None
 
 
 def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = True) -> BenchResults:
@@ -169,16 +131,15 @@ def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = T
         if "metaschedule" in cfg.peers and ms_here and not res.done("trace", "metaschedule", layer, seed):
             console.log(f"{head}: MetaSchedule, {ms_trials} trials (live)")
             t = run_metaschedule(gt.task, layer, seed, ms_trials, trials_per_iter=cfg.ms_per_iter)
-            res.add("trace", t.to_json())
+            res.add_trace(t)
             console.log(f"{head}: MetaSchedule best {t.best():.1f} GFLOP/s, {t.wall[-1] if t.wall else 0:.0f} s")
         for recipe in cfg.recipes:
             if res.done("trace", recipe, layer, seed):
                 continue
             t0 = time.perf_counter()
             t = run_recipe_on_replay(recipe, gt, seed, cfg.max_budget, batch_size=cfg.batch_size)
-            res.add("trace", t.to_json())
+            res.add_trace(t)
             console.log(f"{head}: {recipe} best {t.best():.1f} GFLOP/s ({100 * t.best() / gt.optimum_gflops:.1f}%), "
                         f"{time.perf_counter() - t0:.0f} s")
-    res.doc["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
-    res.save()
+    res.finish()
     return res

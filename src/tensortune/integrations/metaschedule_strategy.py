@@ -39,6 +39,7 @@ def TensortuneStrategy(recipe: str = "autotvm", seed: int = 0, **options: Any) -
 
     from tensortune.templates.tir_schedules import sketch_knobs, sketch_space, trace_with
     from tensortune.tuners import recipes
+    from tensortune.tuners.guard import MeasureGuard
 
     recipes.create(recipe, sketch_space([{"knobs": [{"kind": "x", "options": [0, 1]}]}]), seed)  # bad name: fail now
 
@@ -62,7 +63,7 @@ def TensortuneStrategy(recipe: str = "autotvm", seed: int = 0, **options: Any) -
             self.strategy = recipes.create(self.recipe, self.space, self.seed, **opts)
             self.max_trials, self.per_iter = max_trials, num_trials_per_iter
             self.trials = 0
-            self.measured: set[int] = set()
+            self.guard = MeasureGuard(self.space)  # the loop's guarantee: never twice, never invalid
             self.pending: list[Any] = []
             self.flops = float(analysis.estimate_tir_flops(self.mod)) or 1.0
             self.postprocs = list(self.context.space_generator.postprocs)
@@ -89,18 +90,14 @@ def TensortuneStrategy(recipe: str = "autotvm", seed: int = 0, **options: Any) -
             want = min(self.per_iter, left)
             out, cfgs, failed = [], [], []
             for _ in range(4):  # configs MetaSchedule's post-processors reject are told as failures
-                for c in self.strategy.ask(want - len(out)):
-                    i = self.space.index_of(c)
-                    if i in self.measured or not self.space.is_valid(c):
-                        continue
-                    self.measured.add(i)
+                for c in self.guard.admit(self.strategy.ask(want - len(out))):
                     sch = self._schedule(c)
                     if sch is None:
                         failed.append(c)
                         continue
                     cfgs.append(c)
                     out.append(ms.search_strategy.MeasureCandidate(sch, ArgInfo.from_entry_func(sch.mod, remove_preproc=True)))
-                if len(out) >= want or len(self.measured) >= self.space.size:
+                if len(out) >= want or self.guard.exhausted:
                     break
             if failed:
                 self.strategy.tell(failed, [0.0] * len(failed))

@@ -18,6 +18,7 @@ from tensortune.space import Config
 from tensortune.storage.records import TuningRecord
 from tensortune.storage.sqlite import SQLiteStorage
 from tensortune.strategies.base import SearchStrategy
+from tensortune.tuners.guard import MeasureGuard
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class Tuner:
         s = TuneSummary(self.task, self.tuner_name, self.run_id, self.seed)
         start = time.perf_counter()
         measured, since_best = self._restore(s)
+        guard = MeasureGuard(self.task.space, measured)
         bar = _Progress(self, s) if self.progress else None
         try:
             while True:
@@ -164,19 +166,13 @@ class Tuner:
                     break
                 n = self.batch_size if left is None else min(self.batch_size, left)
                 t0 = time.perf_counter()
-                queued = [c for c in self.initial_configs if self.task.space.index_of(c) not in measured][:n]
+                queued = [c for c in self.initial_configs if not guard.seen(c)][:n]
                 self.initial_configs = [c for c in self.initial_configs if c not in queued]
                 proposed = queued if queued else self.strategy.ask(n)
                 s.search_seconds += time.perf_counter() - t0
                 sp = self.task.space
-                batch: list[Config] = []
-                for c in proposed:  # the loop's guarantee: never measure a config twice or an invalid one
-                    i = sp.index_of(c)
-                    if i not in measured and sp.is_valid(c):
-                        measured.add(i)
-                        batch.append(c)
-                if left is not None:
-                    batch = batch[:left]
+                # the loop's guarantee: never measure a config twice or an invalid one
+                batch: list[Config] = guard.admit(proposed, left)
                 if not batch:
                     s.stop_reason = "search space exhausted"
                     break
