@@ -1,4 +1,5 @@
-"""Markdown report and PNG plots of a ``tensortune bench`` run (from its ``results.json``)."""
+"""The report writer of every benchmark suite: Markdown tables, median [min-max] cells, "reached in k/n"
+cells, best-so-far curves (median and range over seeds) and the ground-truth suite's report."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tensortune.bench.traces import RunTrace
 from tensortune.core.stats import median
 
 
-def _fmt_range(xs: list[float], fmt: str = "{:.1f}") -> str:
+def fmt_range(xs: list[float], fmt: str = "{:.1f}") -> str:
     if not xs:
         return "-"
     if len(xs) == 1:
@@ -19,7 +20,7 @@ def _fmt_range(xs: list[float], fmt: str = "{:.1f}") -> str:
     return f"{fmt.format(median(xs))} [{fmt.format(min(xs))}-{fmt.format(max(xs))}]"
 
 
-def _reach(xs: list[float | None], n: int, fmt: str = "{:.0f}") -> str:
+def fmt_reach(xs: list[float | None], n: int, fmt: str = "{:.0f}") -> str:
     """Median over the runs that reached the target, and how many did."""
     hit = [x for x in xs if x is not None]
     if not hit:
@@ -27,7 +28,33 @@ def _reach(xs: list[float | None], n: int, fmt: str = "{:.0f}") -> str:
     return f"{fmt.format(median(hit))} ({len(hit)}/{n})"
 
 
-def _by(traces: list[RunTrace]) -> dict[tuple[str, str], list[RunTrace]]:
+def plot_best_curves(ax, runs: list[RunTrace], label: str, *, transform: Any = None, color: Any = None) -> Any:  # type: ignore[no-untyped-def]
+    """Median and [min-max] band of the best-so-far curves of ``runs`` against measurements (up to the
+    shortest run); ``transform`` maps the best GFLOP/s curve to what is plotted (e.g. model ms)."""
+    runs = [r for r in runs if r.trials]
+    if not runs:
+        return None
+    n = min(r.trials for r in runs)
+    curves = np.array([r.curve()[:n] for r in runs])
+    if transform is not None:
+        curves = transform(curves)
+    x = np.arange(1, n + 1)
+    (line,) = ax.plot(x, np.median(curves, axis=0), label=label, color=color)
+    ax.fill_between(x, curves.min(axis=0), curves.max(axis=0), color=line.get_color(), alpha=0.15)
+    return line
+
+
+def pyplot():  # type: ignore[no-untyped-def]
+    """matplotlib's pyplot on the file-only backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def by_layer_and_tuner(traces: list[RunTrace]) -> dict[tuple[str, str], list[RunTrace]]:
     out: dict[tuple[str, str], list[RunTrace]] = {}
     for t in traces:
         out.setdefault((t.layer, t.tuner), []).append(t)
@@ -43,7 +70,7 @@ def tuner_order(doc: dict[str, Any]) -> list[str]:
 
 def main_rows(doc: dict[str, Any], layer: str, budget: int) -> list[list[str]]:
     opt = doc["tables"][layer]["optimum_gflops"]
-    groups = _by([RunTrace.from_json(t) for t in doc["traces"]])
+    groups = by_layer_and_tuner([RunTrace.from_json(t) for t in doc["traces"]])
     rows = []
     for tuner in tuner_order(doc):
         # a run that stopped before this budget (a peer given fewer trials) is not shown at it
@@ -52,9 +79,9 @@ def main_rows(doc: dict[str, Any], layer: str, budget: int) -> list[list[str]]:
             continue
         best = [r.best(budget) for r in runs]
         rows.append([
-            tuner, runs[0].mode, _fmt_range(best), f"{100 * median(best) / opt:.1f}%",
-            _reach([r.trials_to(0.95 * opt, budget) for r in runs], len(runs)),
-            _reach([r.wall_to(0.95 * opt, budget) for r in runs], len(runs), "{:.0f} s"),
+            tuner, runs[0].mode, fmt_range(best), f"{100 * median(best) / opt:.1f}%",
+            fmt_reach([r.trials_to(0.95 * opt, budget) for r in runs], len(runs)),
+            fmt_reach([r.wall_to(0.95 * opt, budget) for r in runs], len(runs), "{:.0f} s"),
             f"{100 * median([r.invalid_share(budget) for r in runs]):.0f}%",
             f"{100 * median([r.overhead_share() for r in runs]):.0f}%",
         ])
@@ -65,7 +92,7 @@ def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
     """Per recipe: best / MetaSchedule's best at equal trials (median over layers of the per-layer
     median), and measurements to 95% relative to autotvm (median over layer-seed pairs where both reach)."""
     traces = [RunTrace.from_json(t) for t in doc["traces"]]
-    groups = _by(traces)
+    groups = by_layer_and_tuner(traces)
     layers = list(doc["tables"])
     rows = []
     for tuner in doc["config"]["recipes"]:
@@ -93,30 +120,23 @@ def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
     return rows
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def table(header: list[str], rows: list[list[str]]) -> str:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(out)
 
 
 def plot_layer(doc: dict[str, Any], layer: str, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     opt = doc["tables"][layer]["optimum_gflops"]
-    groups = _by([RunTrace.from_json(t) for t in doc["traces"]])
+    groups = by_layer_and_tuner([RunTrace.from_json(t) for t in doc["traces"]])
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     for tuner in tuner_order(doc):
         runs = [r for r in groups.get((layer, tuner), []) if r.trials]
-        if not runs:
+        line = plot_best_curves(axes[0], runs, f"{tuner} ({runs[0].mode})" if runs else tuner)
+        if line is None:
             continue
         n = min(r.trials for r in runs)
-        curves = np.array([r.curve()[:n] for r in runs])
-        x = np.arange(1, n + 1)
-        (line,) = axes[0].plot(x, np.median(curves, axis=0), label=f"{tuner} ({runs[0].mode})")
-        axes[0].fill_between(x, curves.min(axis=0), curves.max(axis=0), color=line.get_color(), alpha=0.15)
         # against wall time: a common grid up to the shortest run's end
         tmax = min(r.wall[n - 1] for r in runs)
         grid = np.linspace(0, tmax, 200)
@@ -166,22 +186,22 @@ def write_report(doc: dict[str, Any], out: Path) -> Path:
         drift = [x["gflops"] for x in doc["drift"] if x["layer"] == layer]
         pt = [x["gflops"] for x in doc["pytorch"] if x["layer"] == layer]
         ref.append([layer, t["meta"]["workload"], str(t["configs"]), str(t["within_95"]),
-                    f"{t['optimum_gflops']:.1f}", _fmt_range(drift), _fmt_range(pt),
+                    f"{t['optimum_gflops']:.1f}", fmt_range(drift), fmt_range(pt),
                     t["meta"].get("finished", "?")[:10]])
-    lines += ["## Reference", "", _table(["layer", "workload", "configs", "configs within 95%", "table optimum GFLOP/s",
+    lines += ["## Reference", "", table(["layer", "workload", "configs", "configs within 95%", "table optimum GFLOP/s",
                                           "optimum re-measured now", "PyTorch oneDNN GFLOP/s", "table date"], ref), ""]
     lines += ["## Compass", "",
               "Best GFLOP/s relative to MetaSchedule at equal measurements (median over layers of the per-layer "
               "median), and measurements to 95% of the optimum relative to autotvm (median ratio over layer/seed "
               "pairs where both reach it; below 1 is better).", "",
-              _table(["recipe"] + [f"vs MetaSchedule @{b}" for b in budgets] + ["trials to 95% vs autotvm"],
+              table(["recipe"] + [f"vs MetaSchedule @{b}" for b in budgets] + ["trials to 95% vs autotvm"],
                      compass_rows(doc, budgets)), ""]
     head = ["tuner", "mode", "best GFLOP/s", "% of optimum", "measurements to 95%", "wall to 95%", "invalid",
             "tuner overhead"]
     for layer in layers:
         lines += [f"## {layer}", "", f"![{layer}]({layer}.png)", ""]
         for b in budgets:
-            lines += [f"**{b} measurements**", "", _table(head, main_rows(doc, layer, b)), ""]
+            lines += [f"**{b} measurements**", "", table(head, main_rows(doc, layer, b)), ""]
         plot_layer(doc, layer, out / f"{layer}.png")
     notes = [t for t in doc["traces"] if t.get("note") and t["tuner"] != "metaschedule"]
     if notes:

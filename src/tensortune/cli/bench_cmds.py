@@ -1,5 +1,5 @@
 """Benchmark commands: ``groundtruth`` (exhaustive tables of reduced spaces) and ``bench`` (recipes on replay
-beside live peers)."""
+beside live peers; with a suite name: ``vta-arco``, ``ml2tuner``, ``zigzag``)."""
 
 from __future__ import annotations
 
@@ -61,4 +61,44 @@ def cmd_bench(args: argparse.Namespace) -> int:
     res = run_bench(cfg, out, command=command, progress=not args.no_progress)
     path = write_report(res.doc, out)
     print(f"report: {path}")
+    return 0
+
+
+def _names(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def cmd_bench_vta_arco(args: argparse.Namespace) -> int:
+    from tensortune.bench.vta_arco import VtaArcoConfig, run_vta_arco, write_vta_arco_report
+
+    try:
+        cfg = VtaArcoConfig(trials=args.trials, model_trials=args.model_trials, plan_size=args.plan_size,
+                            seeds=ints(args.seeds, "--seeds"), models=[m.lower() for m in _names(args.models)])
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    out = Path(args.out)
+    res = run_vta_arco(cfg, out, command=_command_line(), progress=not args.no_progress)
+    print(f"report: {write_vta_arco_report(res.doc, out)}")
+    return 0
+
+
+def cmd_bench_ml2tuner(args: argparse.Namespace) -> int:
+    from tensortune.bench.ml2tuner import ML2TunerConfig, run_ml2tuner, write_ml2tuner_report
+
+    try:
+        cfg = ML2TunerConfig(vta_trials=args.vta_trials, cpu_trials=args.cpu_trials, seeds=ints(args.seeds, "--seeds"),
+                             vta_layers=_names(args.vta_layers), cpu_layers=_names(args.cpu_layers),
+                             n_test=args.n_test, cpu_n_test=args.cpu_n_test)
+    except (ValueError, KeyError) as e:
+        raise UserError(str(e).strip("'\"")) from None
+    out = Path(args.out)
+    res = run_ml2tuner(cfg, out, command=_command_line(), progress=not args.no_progress)
+    print(f"report: {write_ml2tuner_report(res.doc, out)}")
+    return 0
+
+
+def cmd_bench_zigzag(args: argparse.Namespace) -> int:
+    from tensortune.bench.zigzag import run_zigzag
+
+    print(f"report: {run_zigzag(Path(args.out), command=_command_line())}")
     return 0

@@ -15,7 +15,13 @@ import sys
 # next measurement uses; set before those libraries load.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from tensortune.cli.bench_cmds import cmd_bench, cmd_groundtruth  # noqa: E402
+from tensortune.cli.bench_cmds import (  # noqa: E402
+    cmd_bench,
+    cmd_bench_ml2tuner,
+    cmd_bench_vta_arco,
+    cmd_bench_zigzag,
+    cmd_groundtruth,
+)
 from tensortune.cli.common import UserError, _Parser  # noqa: E402
 from tensortune.cli.model_cmds import cmd_build, cmd_profile  # noqa: E402
 from tensortune.cli.records_cmds import cmd_best, cmd_export, cmd_import  # noqa: E402
@@ -164,6 +170,33 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--out", default="results/bench", help="report, plots and results.json (rerun resumes)")
     bn.add_argument("--no-progress", action="store_true")
     bn.set_defaults(func=cmd_bench)
+    suites = bn.add_subparsers(dest="suite", metavar="[SUITE]",
+                               help="another suite instead of the ground-truth layers: vta-arco, ml2tuner, zigzag")
+    va = suites.add_parser("vta-arco", help="ARCO vs Chameleon vs AutoTVM on the VTA-like accelerator; whole-model "
+                                            "co-design (arco, arco-hier) against the exhaustive optimum")
+    va.add_argument("--trials", type=int, default=128, help="measurements per layer, tuner and seed")
+    va.add_argument("--model-trials", type=int, default=256, help="measurements per model, tuner and seed")
+    va.add_argument("--plan-size", type=int, default=32)
+    va.add_argument("--seeds", default="0,1,2")
+    va.add_argument("--models", default="alexnet,vgg16,resnet18")
+    va.add_argument("--out", default="results/vta-arco", help="report, plots and results.json (rerun resumes)")
+    va.add_argument("--no-progress", action="store_true")
+    va.set_defaults(func=cmd_bench_vta_arco)
+    ml = suites.add_parser("ml2tuner", help="ML2Tuner vs AutoTVM, Chameleon with and without V (VTA model and CPU)")
+    ml.add_argument("--vta-trials", type=int, default=200)
+    ml.add_argument("--cpu-trials", type=int, default=96)
+    ml.add_argument("--seeds", default="0,1,2")
+    ml.add_argument("--vta-layers", default=",".join(f"resnet18:{i}" for i in range(1, 12)),
+                    help="layers on the VTA model ('' for none)")
+    ml.add_argument("--cpu-layers", default="L6,L8", help="layers on this CPU ('' for none)")
+    ml.add_argument("--n-test", type=int, default=100, help="held-out valid configurations for the RMSE (VTA)")
+    ml.add_argument("--cpu-n-test", type=int, default=30, help="held-out configurations for the RMSE (CPU)")
+    ml.add_argument("--out", default="results/ml2tuner", help="report, plot and results.json (rerun resumes)")
+    ml.add_argument("--no-progress", action="store_true")
+    ml.set_defaults(func=cmd_bench_ml2tuner)
+    zz = suites.add_parser("zigzag", help="the VTA model's best cycles per layer against ZigZag's (needs zigzag-dse)")
+    zz.add_argument("--out", default="results/vta-zigzag", help="report.md and results.json")
+    zz.set_defaults(func=cmd_bench_zigzag)
     return p
 
 
