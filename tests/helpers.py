@@ -41,3 +41,19 @@ def landscape_task():
     from tensortune.workloads import Dense
 
     return make_task(Dense.make(8, 64, 64), "dense.llvm", {"kind": "llvm", "num-cores": 1}, "synthetic")
+
+
+KNOB_TARGET = np.array([9, 2, 11, 5, 7, 1])
+
+
+def knob_landscape(groups: tuple[str, ...] | None = None):
+    """Six 12-option knobs (in ``groups`` round-robin, if given) scored by minus the distance to KNOB_TARGET."""
+    from tensortune.space import OptionKnob, SearchSpace
+
+    sp = SearchSpace([OptionKnob(f"k{i}", list(range(12)), **({"group": groups[i % len(groups)]} if groups else {}))
+                      for i in range(6)])
+
+    def score(idx):
+        return -np.sqrt(np.sum((np.asarray(idx) - KNOB_TARGET) ** 2, axis=1)).astype(float)
+
+    return sp, score

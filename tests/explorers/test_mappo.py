@@ -1,26 +1,15 @@
 """MAPPO (ARCO's multi-agent explorer): it learns, its state round-trips."""
 
-
 import numpy as np
 
+from helpers import KNOB_TARGET, knob_landscape
 from tensortune.explorers.mappo import MAPPOExplorer
-from tensortune.space import OptionKnob, SearchSpace
 
-VTA = {"kind": "vta-sim"}
-
-
-# --------------------------------------------------------------------------- MAPPO, confidence sampling, arco
-TARGET = np.array([9, 2, 11, 5, 7, 1])
+TARGET = KNOB_TARGET
 
 
 def _grouped_landscape():
-    sp = SearchSpace([OptionKnob(f"k{i}", list(range(12)), group=("hardware", "scheduling", "mapping")[i % 3])
-                      for i in range(6)])
-
-    def score(idx):
-        return -np.sqrt(np.sum((np.asarray(idx) - TARGET) ** 2, axis=1)).astype(float)
-
-    return sp, score
+    return knob_landscape(("hardware", "scheduling", "mapping"))
 
 
 def test_mappo_improves_the_reward():

@@ -2,19 +2,15 @@
 
 import numpy as np
 
+from helpers import KNOB_TARGET, knob_landscape
 from tensortune.explorers import PPOExplorer
-from tensortune.space import Config, OptionKnob, SearchSpace
+from tensortune.space import Config
 
-TARGET = np.array([9, 2, 11, 5, 7, 1])
+TARGET = KNOB_TARGET
 
 
 def _landscape():
-    sp = SearchSpace([OptionKnob(f"k{i}", list(range(12))) for i in range(6)])
-
-    def score(idx):
-        return -np.sqrt(np.sum((np.asarray(idx) - TARGET) ** 2, axis=1)).astype(float)
-
-    return sp, score
+    return knob_landscape()
 
 
 def test_agent_finds_optimum_in_fewer_queries_than_random_walks():

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.bench.report import plot_best_curves, pyplot, table
+from tensortune.bench.report import plot_best_curves, pyplot, save_figure, table, write_markdown
 from tensortune.bench.results import ResultsFile
 from tensortune.bench.traces import RunTrace, run_recipe
 from tensortune.core.stats import median, trials_to_reach
@@ -251,10 +251,6 @@ def write_ml2tuner_report(doc: dict[str, Any], out: Path) -> Path:
         for ax in list(axes.flat)[n:]:
             ax.axis("off")
         axes[0][0].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / "curves.png", dpi=110)
-        plt.close(fig)
+        save_figure(fig, out / "curves.png", dpi=110)
         lines += ["", "![best throughput against measurements, median and range over seeds](curves.png)", ""]
-    path = out / "report.md"
-    path.write_text("\n".join(lines))
-    return path
+    return write_markdown(out, lines)

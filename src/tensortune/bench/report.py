@@ -54,6 +54,18 @@ def pyplot():  # type: ignore[no-untyped-def]
     return plt
 
 
+def save_figure(fig, path: Path, dpi: int = 110) -> None:  # type: ignore[no-untyped-def]
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    pyplot().close(fig)
+
+
+def write_markdown(out: Path, lines: list[str], name: str = "report.md") -> Path:
+    path = out / name
+    path.write_text("\n".join(lines))
+    return path
+
+
 def by_layer_and_tuner(traces: list[RunTrace]) -> dict[tuple[str, str], list[RunTrace]]:
     out: dict[tuple[str, str], list[RunTrace]] = {}
     for t in traces:

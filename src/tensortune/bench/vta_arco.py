@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.bench.report import fmt_reach, plot_best_curves, pyplot, table
+from tensortune.bench.report import fmt_reach, plot_best_curves, pyplot, save_figure, table, write_markdown
 from tensortune.bench.results import ResultsFile
 from tensortune.bench.traces import RunTrace, run_recipe
 from tensortune.bench.vta_oracle import exhaustive_optimum
@@ -274,9 +274,7 @@ def write_vta_arco_report(doc: dict[str, Any], out: Path) -> Path:
             ax.set_ylabel("best model time (ms)")
             ax.set_yscale("log")
         axes[0][0].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / "model_codesign.png", dpi=120)
-        plt.close(fig)
+        save_figure(fig, out / "model_codesign.png", dpi=120)
         lines += ["![whole-model co-design: best time against measurements, median and range over seeds]"
                   "(model_codesign.png)"]
     if pct_sw_by_layer:
@@ -292,10 +290,6 @@ def write_vta_arco_report(doc: dict[str, Any], out: Path) -> Path:
         ax.set_yscale("log")
         ax.legend(fontsize=8)
         ax.set_title(f"VTA model, {cfg['trials']} measurements, median of {len(cfg['seeds'])} seeds")
-        fig.tight_layout()
-        fig.savefig(out / "throughput.png", dpi=120)
-        plt.close(fig)
+        save_figure(fig, out / "throughput.png", dpi=120)
         lines += ["", "![throughput per layer](throughput.png)", ""]
-    path = out / "report.md"
-    path.write_text("\n".join(lines))
-    return path
+    return write_markdown(out, lines)
