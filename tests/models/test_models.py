@@ -429,3 +429,27 @@ def test_a_wrong_kernel_inside_the_model_is_stored_and_replaced_by_the_next_best
     assert storage.best(row.task.key, row.task.target_json)[0].config_index == sp.index_of(slow)
     again = stored_result(m, target, storage)  # a later build or resume never takes it again
     assert next(r for r in again.rows if r.name == row.name).best_values == sp.to_json(slow)
+
+
+def _simulate(alloc, rounds: int = 60) -> list[int]:
+    """Three conv tasks of equal weight and FLOPs. Task 0 is stuck after its first round at a tenth of its
+    peers' throughput; tasks 1 and 2 keep improving, less with every round (best = 1 ms x (1 + 1/n))."""
+    ts = [TaskProgress(1, 1e8, "conv2d", 10**6) for _ in range(3)]
+    picks = []
+    for _ in range(rounds):
+        i = alloc.pick(ts)
+        picks.append(i)
+        t = ts[i]
+        t.trials += 16
+        n = len(t.history) + 1
+        t.history.append((t.trials, 1e-2 if i == 0 else 1e-3 * (1 + 1 / n)))
+    return picks
+
+
+def test_gradient_allocator_does_not_starve_tasks_behind_a_stuck_one() -> None:
+    ansor = _simulate(GradientAllocator(seed=0, epsilon=0.0, patience=None))
+    assert ansor.count(0) > 50  # Ansor's optimistic term alone: the stuck task takes almost every round
+    ours = _simulate(GradientAllocator(seed=0, epsilon=0.0))
+    assert ours.count(0) <= 1 + 3 + 3  # its first round, `patience` stale rounds, and a few when all rest
+    assert ours.count(1) >= 20 and ours.count(2) >= 20
+    assert TaskProgress(1, 1.0, "x", 9, history=[(1, 5.0), (2, 4.0), (3, 4.0), (4, 3.999)]).stale_rounds() == 2
