@@ -46,7 +46,7 @@ class ModelTask:
     mod: Any  # IRModule with the PrimFunc as "main"
     weight: int  # calls in the model
     flops: float
-    kind: str  # "conv2d", "dense", "pool", "elementwise", ...
+    kind: str  # "conv2d", "group_conv2d", "depthwise_conv2d", "dense", "pool", "reduction", "elementwise"
     key: str = ""  # content hash, stable across runs
     callers: list[str] = field(default_factory=list)
 
@@ -71,6 +71,9 @@ def _kind(func: Any) -> str:
     reducers = [n for n, r in blocks.items() if r]
     if any(n.startswith("conv2d") for n in reducers):
         return "conv2d"
+    grouped = [n for n in reducers if n.startswith(("group_conv2d", "depthwise_conv2d"))]
+    if grouped:  # one input channel per group (the first reduction axis has extent 1) is depthwise
+        return "depthwise_conv2d" if _first_reduction_extent(func, grouped[0]) == 1 else "group_conv2d"
     if any("matmul" in n or "dense" in n for n in reducers):
         return "dense"
     if any("pool" in n for n in blocks):
@@ -78,6 +81,20 @@ def _kind(func: Any) -> str:
     if reducers:
         return "reduction"
     return "elementwise"
+
+
+def _first_reduction_extent(func: Any, block: str) -> int | None:
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(func)
+    blk = sch.get(sch.get_sblock(block))
+    for iv in blk.iter_vars:
+        if int(iv.iter_type) == 2:
+            try:
+                return int(iv.dom.extent)
+            except TypeError:
+                return None
+    return None
 
 
 def extract_tasks(model: ImportedModel, target: Any) -> tuple[Any, list[ModelTask]]:
