@@ -57,7 +57,7 @@ class RunTrace:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["gflops"] = [round(x, 3) for x in self.gflops]
+        d["gflops"] = [float(f"{x:.7g}") for x in self.gflops]  # 7 digits: ratios near 1 stay exact enough
         d["wall"] = [round(x, 3) for x in self.wall]
         return d
 

@@ -243,7 +243,8 @@ def write_vta_arco_report(doc: dict[str, Any], out: Path) -> Path:
                 continue
             ms = [model_ms(m, x) for x in rs]
             curves = [model_ms(m, x, curve=True) for x in rs]
-            beat = [next((i + 1 for i, v in enumerate(c) if v < m["sw_opt_ms"]), None) for c in curves]
+            # faster by more than 0.1%: the warm start already runs the software optimum on some models
+            beat = [next((i + 1 for i, v in enumerate(c) if v < m["sw_opt_ms"] * (1 - 1e-3)), None) for c in curves]
             near = [next((i + 1 for i, v in enumerate(c) if v <= m["codesign_opt_ms"] / 0.95), None) for c in curves]
             mrows.append([m["model"], t, f"{m['sw_opt_ms']:.2f}", f"{median(ms):.2f} [{min(ms):.2f}-{max(ms):.2f}]",
                           f"{100 * m['codesign_opt_ms'] / median(ms):.1f}%", f"{m['sw_opt_ms'] / median(ms):.2f}x",

@@ -26,6 +26,7 @@ from tensortune.cli.common import UserError, _Parser  # noqa: E402
 from tensortune.cli.model_cmds import cmd_build, cmd_profile  # noqa: E402
 from tensortune.cli.records_cmds import cmd_best, cmd_export, cmd_import  # noqa: E402
 from tensortune.cli.tune_cmds import cmd_compare, cmd_tune  # noqa: E402
+from tensortune.models.layout import LAYOUT_CHOICES  # noqa: E402
 from tensortune.storage.sqlite import StorageError  # noqa: E402
 
 
@@ -70,6 +71,9 @@ CONV_SPACE_HELP = ("our conv template's space: full (millions of configs per con
                    "tables' space: thousands per conv with large explicit unrolls, so builds take ~10x longer)")
 
 
+DEFAULT_LAYOUT = "NCHW"
+
+
 def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", required=True, help="alexnet, vgg16, resnet18, path/file.py:ClassName or path/model.onnx")
     p.add_argument("--db", required=True, help="records database of the whole-model run")
@@ -78,6 +82,7 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input-shape", help="model input shape, as given to tune")
     p.add_argument("--target", default="llvm", help="llvm (this CPU)")
     p.add_argument("--conv-space", choices=["reduced", "full"], default="full", help="as given to tune")
+    p.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT, help="as given to tune")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     wm.add_argument("--round-size", type=int, default=16, help="measurements a task gets per allocation round")
     wm.add_argument("--no-templates", action="store_true", help="tune every task on MetaSchedule's design space")
     wm.add_argument("--conv-space", choices=["reduced", "full"], default="full", help=CONV_SPACE_HELP)
+    wm.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT,
+                    help="activation layout of the convolutions: auto (blocked, NCHW[x]c with x = this CPU's fp32 "
+                         "vector lanes), a named block (NCHW8c, NCHW16c, ...), or NCHW (plain)")
     wm.add_argument("--compare", default=DEFAULT_COMPARE, help="also check and time: eager (PyTorch), frozen "
                     "(torch.jit.freeze + optimize_for_inference), onnxruntime (CPU EP; pip install 'tensortune[peers]'), "
                     "untuned (TVM), plain-tvm (TVM's own import + static_shape_tuning_pipeline on our export), "

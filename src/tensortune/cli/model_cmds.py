@@ -36,10 +36,13 @@ def _load(args: argparse.Namespace) -> tuple[Any, dict]:
     if args.target != "llvm":
         raise UserError("whole-model tuning runs on this CPU (--target llvm)")
     target = parse_target_arg(args.target)
+    from tensortune.models.layout import apply_layout
+
     try:
-        return load_model(args.model, args.input_shape, seed=args.seed), target
+        model = load_model(args.model, args.input_shape, seed=args.seed)
     except ModelError as e:
         raise UserError(str(e)) from None
+    return apply_layout(model, getattr(args, "layout", "NCHW"), target), target
 
 
 def run_dir(args: argparse.Namespace, model: str) -> str:

@@ -23,7 +23,10 @@ def fusion_passes(target: Any) -> list[Any]:
         dispatch = list(rp.library_dispatch_passes(target))
     except (ValueError, AttributeError):
         dispatch = []
-    return [relax.transform.DecomposeOpsForInference(), relax.transform.CanonicalizeBindings(), *dispatch, relax.transform.LegalizeOps(), relax.transform.AnnotateTIROpPattern(),
+    from tensortune.models.layout import legalize_conv2d
+
+    return [relax.transform.DecomposeOpsForInference(), relax.transform.CanonicalizeBindings(), *dispatch,
+            relax.transform.LegalizeOps({"relax.nn.conv2d": legalize_conv2d}), relax.transform.AnnotateTIROpPattern(),
             relax.transform.FoldConstant(), relax.transform.FuseOps(), relax.transform.FuseTIR(),
             relax.transform.CanonicalizeBindings(), relax.transform.AttachAttrLayoutFreeBuffers()]
 

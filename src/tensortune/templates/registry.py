@@ -22,6 +22,8 @@ _TEMPLATES: dict[str, str] = {
     "ms-space.llvm": "tensortune.templates.tir_schedules:MsSpace",
     "conv2d_nchw_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2d",
     "conv2d_nchw_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dReduced",
+    "conv2d_nchwc_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2dBlocked",
+    "conv2d_nchwc_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dBlockedReduced",
 }
 
 

@@ -309,6 +309,97 @@ class FusedConv2dReduced(FusedConv2d):
         return CpuConv2dSmall().space(conv)
 
 
+# ---------------------------------------------------------------------------- the same on a blocked layout
+def blocked_conv_params(wl: TirWorkload) -> tuple[Conv2d, int] | None:
+    """The conv2d a fused ``conv2d_NCHWc`` function computes (NCHW[x]c data, OIHW[x]i[x]o weight) and
+    its channel block ``x``; None if it is not one (or input and output blocks differ)."""
+    from tensortune.workloads.tir import block_kinds
+
+    if wl.kind != "conv2d" or "conv2d_NCHWc" not in block_kinds(wl.mod["main"]):
+        return None
+    data_shape, w_shape = wl.arg_specs[0][0], wl.arg_specs[1][0]
+    if len(data_shape) != 5 or len(w_shape) != 6:
+        return None
+    n, cb, h, w, b = data_shape
+    ob, ib, r, s, bi, bo = w_shape
+    if not (b == bi == bo and ib == cb):
+        return None
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(wl.mod["main"])
+    conv = sch.get(sch.get_sblock("conv2d_NCHWc"))
+    oh, ow = (int(conv.iter_vars[2].dom.extent), int(conv.iter_vars[3].dom.extent))
+    try:
+        pad_blk = sch.get(sch.get_sblock("data_pad"))
+        ph_tot = int(pad_blk.iter_vars[2].dom.extent) - h
+        pw_tot = int(pad_blk.iter_vars[3].dom.extent) - w
+    except Exception:
+        ph_tot = pw_tot = 0
+    ph, pw = ph_tot // 2, pw_tot // 2
+    sh = (h + ph_tot - r) // (oh - 1) if oh > 1 else 1
+    sw = (w + pw_tot - s) // (ow - 1) if ow > 1 else 1
+    cand = Conv2d.make(n, cb * b, h, w, ob * bo, (r, s), (max(sh, 1), max(sw, 1)), (ph, pw))
+    return (cand, b) if cand.out_hw == (oh, ow) else None
+
+
+class FusedConv2dBlocked(TirTemplate):
+    """``conv2d_nchw_fused.llvm`` on a blocked layout: the same knobs and loop nest, with the vector of
+    output channels (the innermost output-channel factor) fixed to the layout's block. The register
+    block stores whole vectors into the NCHW[x]c output, the fused epilogue on them; the weight is
+    already packed by the layout (folded at build time), so nothing is rewritten."""
+
+    name = "conv2d_nchwc_fused.llvm"
+
+    def supports(self, wl: Any) -> bool:
+        return isinstance(wl, TirWorkload) and blocked_conv_params(wl) is not None and self.space(wl).size > 0
+
+    def _base_space(self, conv: Conv2d) -> SearchSpace:
+        from tensortune.templates.cpu_conv2d import CpuConv2d
+
+        return CpuConv2d().space(conv)
+
+    def space(self, wl: TirWorkload) -> SearchSpace:
+        got = blocked_conv_params(wl)
+        if got is None:
+            raise InstantiationError(f"{wl.describe()} is not a blocked conv2d")
+        conv, block = got
+        return self._base_space(conv).restrict({"tile_f": lambda t: t[3] == block})
+
+    def schedule(self, wl: TirWorkload, v: dict[str, Any]) -> Any:
+        from tvm import s_tir
+
+        from tensortune.templates.cpu_conv2d import finish_conv, tile_conv
+        from tensortune.workloads.tir import block_kinds
+
+        sch = s_tir.Schedule(wl.mod)
+        conv = sch.get_sblock("conv2d_NCHWc")
+        names = list(block_kinds(wl.mod["main"]))
+        outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))}
+        if len(outputs) != 1:
+            raise InstantiationError(f"fused conv2d with {len(outputs)} outputs")
+        sch.compute_inline(sch.cache_write(conv, 0, "local"))
+        for name in _topological(sch, names):
+            if name not in ("data_pad", "conv2d_NCHWc") and name not in outputs:
+                sch.compute_inline(sch.get_sblock(name))
+        n, oc_chunk, y, x, oc_block, rc, ry, rx = sch.get_loops(conv)
+        f = sch.split(oc_chunk, list(v["tile_f"][:3]))
+        outer, x1l, rc0 = tile_conv(sch, v, n, (*f, oc_block), y, x, rc, ry, rx)  # type: ignore[arg-type]
+        sch.reverse_compute_at(sch.get_sblock(next(iter(outputs))), x1l)
+        finish_conv(sch, conv, outer, rc0, v, "data_pad" if "data_pad" in names else None)
+        return postprocess(sch)
+
+
+class FusedConv2dBlockedReduced(FusedConv2dBlocked):
+    """The blocked template on the reduced space of ``conv2d_nchw.llvm-small`` (``--conv-space reduced``)."""
+
+    name = "conv2d_nchwc_fused.llvm-small"
+
+    def _base_space(self, conv: Conv2d) -> SearchSpace:
+        from tensortune.templates.cpu_conv2d import CpuConv2dSmall
+
+        return CpuConv2dSmall().space(conv)
+
+
 def _topological(sch: Any, names: list[str]) -> list[str]:
     """Block names in execution order (producers first)."""
     import re
