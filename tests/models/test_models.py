@@ -270,8 +270,9 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     src = task_env / "tiny.py"
     src.write_text(TINY)
     db, rep, out = task_env / "t.db", task_env / "r.json", task_env / "msdb"
-    rc = main(["tune", "--model", f"{src}:Tiny", "--trials", "24", "--round-size", "8", "--batch-size", "8",
-               "--compare", "untuned,eager,frozen,onnxruntime,plain-tvm,metaschedule", "--db", str(db), "--out", str(rep),
+    # NCHW: plain TVM imports the model with its own frontend in NCHW, so only an NCHW run's records apply there
+    rc = main(["tune", "--model", f"{src}:Tiny", "--layout", "NCHW", "--trials", "24", "--round-size", "8",
+               "--batch-size", "8", "--compare", "untuned,eager,frozen,onnxruntime,plain-tvm,metaschedule", "--db", str(db), "--out", str(rep),
                "--no-progress", "--repeat", "3", "--min-repeat-ms", "5"])
     assert rc == 0
     report = json.loads(rep.read_text())
@@ -304,14 +305,14 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     tuned_rows = [t for t in report["tasks"] if t["trials"] > 0]
     assert len(jdb) == len(tuned_rows)
     # the stored run: profile it, and write it as a library that a fresh process loads with TVM alone
-    assert main(["profile", "--model", f"{src}:Tiny", "--db", str(db)]) == 0
+    assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db)]) == 0
     assert "per task inside the built model" in capsys.readouterr().out
     lib = task_env / "tiny.so"
-    assert main(["build", "--model", f"{src}:Tiny", "--db", str(db), "--out", str(lib)]) == 0
+    assert main(["build", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db), "--out", str(lib)]) == 0
     meta = json.loads((task_env / "tiny.json").read_text())
     assert lib.exists() and meta["check"]["against"] == "PyTorch" and meta["check"]["max_abs_error"] < 1e-4
-    assert main(["build", "--model", f"{src}:Tiny", "--db", str(db), "--out", str(lib)]) == 2  # exists: refused
-    assert main(["build", "--model", f"{src}:Tiny", "--db", str(db), "--out", str(task_env / "no" / "x.so")]) == 2
+    assert main(["build", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db), "--out", str(lib)]) == 2  # exists: refused
+    assert main(["build", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db), "--out", str(task_env / "no" / "x.so")]) == 2
 
 
 def test_deployed_library_runs_with_the_tvm_runtime_alone(task_env) -> None:
@@ -502,7 +503,8 @@ def test_every_heavy_cnn_operator_is_tuned_and_checked(task_env) -> None:
     how = {}
     for t in report["tasks"]:
         how.setdefault(t["kind"], set()).add(t["tuned_by"])
-    assert how["conv2d"] == {"tensortune template"}
+    # the 3-channel stem stays NCHW; the 1x1 and the strided 3x3 run blocked (--layout auto is the default)
+    assert how["conv2d"] == {"tensortune template", "tensortune template (blocked)"}
     for kind in ("depthwise_conv2d", "group_conv2d", "dense", "pool"):
         assert how[kind] == {"MetaSchedule space"}, (kind, how)
     heavy = [t for t in report["tasks"] if t["kind"] not in ("elementwise",)]
@@ -510,3 +512,65 @@ def test_every_heavy_cnn_operator_is_tuned_and_checked(task_env) -> None:
     assert all(t["trials"] > 0 for t in heavy)  # the allocator gave every heavy task measurements
     for name, err in report["max_abs_error"].items():
         assert err < 1e-3, name
+
+
+@pytest.mark.slow
+def test_blocked_layout_stays_blocked_between_convolutions(task_env) -> None:
+    """NCHW16c: every ResNet-18 conv but the 3-channel stem reads and writes blocked activations, with
+    its batch norm, residual add and ReLU fused; layout transforms run only where the model changes
+    layout (after the stem's max pool, before the global pool); no weight is transformed at run time."""
+    import tvm
+    from tvm import relax
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.importer import load_model
+    from tensortune.models.layout import apply_layout, channel_block
+    from tensortune.models.tasks import _calls, extract_tasks
+    from tensortune.templates import get_template
+    from tensortune.templates.tir_schedules import blocked_conv_params
+    from tensortune.workloads.tir import TirWorkload, task_dir
+
+    target = default_cpu_target()
+    assert channel_block("NCHW", target) is None and channel_block("NCHW8c", target) == 8
+    with pytest.raises(ValueError, match="unknown layout"):
+        channel_block("NHWC", target)
+    m = apply_layout(load_model("resnet18"), "NCHW16c", target)
+    fused, tasks = extract_tasks(m, tvm.target.Target(target))
+    calls = _calls(fused)
+    convs = [t for t in tasks if t.kind == "conv2d"]
+    blocked = [t for t in convs if "conv2d_NCHWc" in t.name]
+    assert sum(t.weight for t in convs) == 20 and sum(t.weight for t in blocked) == 19  # all but the stem
+    for t in blocked:
+        assert "relu" in t.name or "add" in t.name  # the epilogue is fused into the conv
+        from tensortune.models.tasks import save_task
+
+        save_task(t, task_dir())
+        conv, block = blocked_conv_params(TirWorkload(t.key))
+        assert block == 16 and get_template("conv2d_nchwc_fused.llvm").supports(TirWorkload(t.key))
+    transforms = [c for c in calls if "layout_transform" in c]
+    assert len(transforms) <= 3, transforms  # into the blocked layout once, out of it once (+ the input)
+
+    def constant_args(expr: object) -> None:
+        if (isinstance(expr, relax.Call) and getattr(expr.op, "name", "") == "relax.call_tir"
+                and "layout_transform" in expr.args[0].name_hint):
+            assert not any(isinstance(a, tvm.ir.expr.Constant) for a in expr.args[1].fields), "a weight transformed per run"
+
+    relax.analysis.post_order_visit(fused["main"].body, constant_args)
+
+
+@pytest.mark.slow
+def test_blocked_model_tunes_builds_and_matches_pytorch(task_env) -> None:
+    from tensortune.cli.main import main
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    rep = task_env / "r.json"
+    assert main(["tune", "--model", f"{src}:Tiny", "--layout", "NCHW8c", "--trials", "16", "--round-size", "8",
+                 "--batch-size", "8", "--compare", "eager", "--db", str(task_env / "t.db"), "--out", str(rep),
+                 "--no-progress", "--repeat", "3", "--min-repeat-ms", "5"]) == 0
+    report = json.loads(rep.read_text())
+    assert "tensortune template (blocked)" in {t["tuned_by"] for t in report["tasks"]}
+    for name, err in report["max_abs_error"].items():
+        assert err < 1e-3, name
+    # profile and build read the same layout back
+    assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW8c", "--db", str(task_env / "t.db")]) == 0

@@ -71,7 +71,7 @@ CONV_SPACE_HELP = ("our conv template's space: full (millions of configs per con
                    "tables' space: thousands per conv with large explicit unrolls, so builds take ~10x longer)")
 
 
-DEFAULT_LAYOUT = "NCHW"
+DEFAULT_LAYOUT = "auto"
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:

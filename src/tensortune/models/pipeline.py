@@ -169,6 +169,9 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
     if "plain-tvm" in compare:
         if model.torch_module is None:
             rep.skipped["plain TVM"] = "needs a PyTorch model (it imports with TVM's torch frontend)"
+        elif model.extra.get("layout"):
+            rep.skipped["plain TVM"] = (f"the run is in {model.extra['layout']}, and TVM's pipeline imports the model "
+                                        "in NCHW, where its records do not apply (tune with --layout NCHW for that)")
         else:
             export_dir = os.path.join(work_dir, "metaschedule-export")
             status(f"plain TVM: static_shape_tuning_pipeline(total_trials=0, cpu_weight_prepack=True) on the "
