@@ -168,9 +168,13 @@ def run_vta_arco(cfg: VtaArcoConfig, out: Path, command: str = "", progress: boo
 def model_ms(mrow: dict[str, Any], trace: RunTrace | None, curve: bool = False) -> Any:
     """A model run's best time (ms), or its best-so-far curve in ms."""
     assert trace is not None
-    g = trace.curve()
-    ms = np.where(g > 0, 1e3 * mrow["flops"] / np.maximum(g, 1e-30) / 1e9, np.inf)
+    ms = _to_ms(mrow, trace.curve(), np.inf)
     return ms if curve else float(ms[-1]) if len(ms) else float("inf")
+
+
+def _to_ms(mrow: dict[str, Any], gflops: np.ndarray, invalid: float) -> np.ndarray:
+    """Best GFLOP/s of a model run as model milliseconds (``invalid`` where nothing ran yet)."""
+    return np.where(gflops > 0, 1e3 * mrow["flops"] / np.maximum(gflops, 1e-30) / 1e9, invalid)
 
 
 def write_vta_arco_report(doc: dict[str, Any], out: Path) -> Path:
@@ -266,8 +270,7 @@ def write_vta_arco_report(doc: dict[str, Any], out: Path) -> Path:
         for ax, m in zip(axes[0], doc["models"], strict=True):
             for t, color in zip(MODEL_TUNERS, ("tab:green", "tab:purple"), strict=True):
                 plot_best_curves(ax, runs.get((f"{m['model']}:all", t), []), t, color=color,
-                                 transform=lambda g, m=m: np.where(g > 0, 1e3 * m["flops"] / np.maximum(g, 1e-30) / 1e9,
-                                                                   np.nan))
+                                 transform=lambda g, m=m: _to_ms(m, g, np.nan))
             ax.axhline(m["sw_opt_ms"], color="grey", ls="--", lw=0.8, label="software-only optimum")
             ax.axhline(m["codesign_opt_ms"], color="black", ls=":", lw=0.8, label="co-design optimum")
             ax.set_title(m["model"])

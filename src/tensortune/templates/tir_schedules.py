@@ -229,13 +229,20 @@ def conv_params(wl: TirWorkload) -> Conv2d | None:
     k, c2, r, s = w_shape
     if c2 != c:
         return None  # grouped convolution
+    return _conv_geometry(func, "conv2d_nchw", "pad_temp", (n, c, h, w, k, r, s))
+
+
+def _conv_geometry(func: Any, conv_block: str, pad_block: str, dims: tuple[int, ...]) -> Conv2d | None:
+    """The conv2d with these (N, C, H, W, K, R, S) whose output and padded input match the blocks' loop
+    extents (stride and padding read from them); None if no conv2d does."""
     from tvm import s_tir
 
+    n, c, h, w, k, r, s = dims
     sch = s_tir.Schedule(func)
-    conv = sch.get(sch.get_sblock("conv2d_nchw"))
+    conv = sch.get(sch.get_sblock(conv_block))
     oh, ow = (int(conv.iter_vars[2].dom.extent), int(conv.iter_vars[3].dom.extent))
     try:
-        pad_blk = sch.get(sch.get_sblock("pad_temp"))
+        pad_blk = sch.get(sch.get_sblock(pad_block))
         ph_tot = int(pad_blk.iter_vars[2].dom.extent) - h
         pw_tot = int(pad_blk.iter_vars[3].dom.extent) - w
     except Exception:
@@ -249,6 +256,7 @@ def conv_params(wl: TirWorkload) -> Conv2d | None:
 
 class FusedConv2d(TirTemplate):
     name = "conv2d_nchw_fused.llvm"
+    conv_block, pad_block = "conv2d_nchw", "pad_temp"
 
     def supports(self, wl: Any) -> bool:
         return isinstance(wl, TirWorkload) and conv_params(wl) is not None
@@ -268,7 +276,7 @@ class FusedConv2d(TirTemplate):
         from tensortune.workloads.tir import block_kinds
 
         sch = s_tir.Schedule(wl.mod)
-        conv = sch.get_sblock("conv2d_nchw")
+        conv = sch.get_sblock(self.conv_block)
         names = list(block_kinds(wl.mod["main"]))
         outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))}
         if len(outputs) != 1:
@@ -277,14 +285,19 @@ class FusedConv2d(TirTemplate):
         # the epilogue (batch-norm arithmetic, bias, residual, relu) folds into the output block
         sch.compute_inline(wb)
         for name in _topological(sch, names):
-            if name not in ("pad_temp", "conv2d_nchw") and name not in outputs:
+            if name not in (self.pad_block, self.conv_block) and name not in outputs:
                 sch.compute_inline(sch.get_sblock(name))
-        n, ko, y, x, rc, ry, rx = sch.get_loops(conv)
-        f = sch.split(ko, list(v["tile_f"]))
-        outer, x1l, rc0 = tile_conv(sch, v, n, tuple(f), y, x, rc, ry, rx)  # type: ignore[arg-type]
+        n, f, y, x, rc, ry, rx = self._channel_tiles(sch, conv, v)
+        outer, x1l, rc0 = tile_conv(sch, v, n, f, y, x, rc, ry, rx)
         sch.reverse_compute_at(sch.get_sblock(next(iter(outputs))), x1l)
-        finish_conv(sch, conv, outer, rc0, v, "pad_temp" if "pad_temp" in names else None)
+        finish_conv(sch, conv, outer, rc0, v, self.pad_block if self.pad_block in names else None)
         return postprocess(sch)
+
+    def _channel_tiles(self, sch: Any, conv: Any, v: dict[str, Any]) -> tuple[Any, ...]:
+        """The conv block's loops with the output channels split by ``tile_f`` into (parallel, middle,
+        register, vector): (n, f, y, x, rc, ry, rx)."""
+        n, ko, y, x, rc, ry, rx = sch.get_loops(conv)
+        return n, tuple(sch.split(ko, list(v["tile_f"]))), y, x, rc, ry, rx
 
 
 class FusedConv2dReduced(FusedConv2d):
@@ -324,31 +337,18 @@ def blocked_conv_params(wl: TirWorkload) -> tuple[Conv2d, int] | None:
     ob, ib, r, s, bi, bo = w_shape
     if not (b == bi == bo and ib == cb):
         return None
-    from tvm import s_tir
-
-    sch = s_tir.Schedule(wl.mod["main"])
-    conv = sch.get(sch.get_sblock("conv2d_NCHWc"))
-    oh, ow = (int(conv.iter_vars[2].dom.extent), int(conv.iter_vars[3].dom.extent))
-    try:
-        pad_blk = sch.get(sch.get_sblock("data_pad"))
-        ph_tot = int(pad_blk.iter_vars[2].dom.extent) - h
-        pw_tot = int(pad_blk.iter_vars[3].dom.extent) - w
-    except Exception:
-        ph_tot = pw_tot = 0
-    ph, pw = ph_tot // 2, pw_tot // 2
-    sh = (h + ph_tot - r) // (oh - 1) if oh > 1 else 1
-    sw = (w + pw_tot - s) // (ow - 1) if ow > 1 else 1
-    cand = Conv2d.make(n, cb * b, h, w, ob * bo, (r, s), (max(sh, 1), max(sw, 1)), (ph, pw))
-    return (cand, b) if cand.out_hw == (oh, ow) else None
+    conv = _conv_geometry(wl.mod["main"], "conv2d_NCHWc", "data_pad", (n, cb * b, h, w, ob * bo, r, s))
+    return None if conv is None else (conv, b)
 
 
-class FusedConv2dBlocked(TirTemplate):
+class FusedConv2dBlocked(FusedConv2d):
     """``conv2d_nchw_fused.llvm`` on a blocked layout: the same knobs and loop nest, with the vector of
     output channels (the innermost output-channel factor) fixed to the layout's block. The register
     block stores whole vectors into the NCHW[x]c output, the fused epilogue on them; the weight is
     already packed by the layout (folded at build time), so nothing is rewritten."""
 
     name = "conv2d_nchwc_fused.llvm"
+    conv_block, pad_block = "conv2d_NCHWc", "data_pad"
 
     def supports(self, wl: Any) -> bool:
         return isinstance(wl, TirWorkload) and blocked_conv_params(wl) is not None and self.space(wl).size > 0
@@ -365,28 +365,11 @@ class FusedConv2dBlocked(TirTemplate):
         conv, block = got
         return self._base_space(conv).restrict({"tile_f": lambda t: t[3] == block})
 
-    def schedule(self, wl: TirWorkload, v: dict[str, Any]) -> Any:
-        from tvm import s_tir
-
-        from tensortune.templates.cpu_conv2d import finish_conv, tile_conv
-        from tensortune.workloads.tir import block_kinds
-
-        sch = s_tir.Schedule(wl.mod)
-        conv = sch.get_sblock("conv2d_NCHWc")
-        names = list(block_kinds(wl.mod["main"]))
-        outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))}
-        if len(outputs) != 1:
-            raise InstantiationError(f"fused conv2d with {len(outputs)} outputs")
-        sch.compute_inline(sch.cache_write(conv, 0, "local"))
-        for name in _topological(sch, names):
-            if name not in ("data_pad", "conv2d_NCHWc") and name not in outputs:
-                sch.compute_inline(sch.get_sblock(name))
+    def _channel_tiles(self, sch: Any, conv: Any, v: dict[str, Any]) -> tuple[Any, ...]:
+        """The output-channel chunks split by the first three factors of ``tile_f``; the layout's block
+        is the vector."""
         n, oc_chunk, y, x, oc_block, rc, ry, rx = sch.get_loops(conv)
-        f = sch.split(oc_chunk, list(v["tile_f"][:3]))
-        outer, x1l, rc0 = tile_conv(sch, v, n, (*f, oc_block), y, x, rc, ry, rx)  # type: ignore[arg-type]
-        sch.reverse_compute_at(sch.get_sblock(next(iter(outputs))), x1l)
-        finish_conv(sch, conv, outer, rc0, v, "data_pad" if "data_pad" in names else None)
-        return postprocess(sch)
+        return n, (*sch.split(oc_chunk, list(v["tile_f"][:3])), oc_block), y, x, rc, ry, rx
 
 
 class FusedConv2dBlockedReduced(FusedConv2dBlocked):
