@@ -377,6 +377,39 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
     assert os.path.exists(task_env / "ms")
 
 
+@pytest.mark.slow
+def test_tensortune_strategy_resumes_from_metaschedule_database(task_env) -> None:
+    """A rerun in the same work directory reads what MetaSchedule's database holds and proposes none
+    of it again (before, it proposed the same configs)."""
+    import tvm
+    from tvm.s_tir import meta_schedule as ms
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
+    from tensortune.integrations.metaschedule_strategy import TensortuneStrategy
+    from tensortune.models.importer import load_model
+    from tensortune.models.tasks import extract_tasks
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    target = tvm.target.Target(default_cpu_target())
+    _, tasks = extract_tasks(m, target)
+    conv = next(t for t in tasks if t.kind == "conv2d")
+    work = str(task_env / "ms-resume")
+    runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=1))
+    try:
+        for _ in range(2):
+            db = ms.tune_tir(conv.mod, target, work, max_trials_global=6, num_trials_per_iter=6,
+                             strategy=TensortuneStrategy("random", seed=0), builder=cpu_builder(), runner=runner)
+    finally:
+        close_runner(runner)
+    recs = db.get_all_tuning_records()
+    traces = [str(r.trace.as_json(remove_postproc=True)) for r in recs]
+    assert len(recs) == 12, len(recs)  # both sessions measured their budget
+    assert len(set(traces)) == 12  # and the second proposed nothing the first had measured
+
+
 def test_metaschedule_logging_survives_foreign_handlers(tmp_path) -> None:
     """Regression (CI stop 12): after one MetaSchedule run, pytest attaches an unnamed capture handler
     to MetaSchedule's non-propagating logger, and the next tune_tir crashed in its logging set-up."""

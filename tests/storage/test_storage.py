@@ -107,3 +107,30 @@ def test_two_processes_write_one_database(db_path):
     s = SQLiteStorage(db_path)
     assert s.count("w1") == 400 and s.count("w2") == 400
     assert sqlite3.connect(db_path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_trial_is_stored_once_per_run_task_target_config(db_path):
+    st = SQLiteStorage(db_path)
+    assert st.add([rec(1)]) == 1
+    assert st.add([rec(1, t=2000.0)]) == 0  # the same trial again, later
+    assert st.add([rec(1, kind="remeasure", t=2001.0)]) == 1
+    assert st.add([rec(1, run="r2")]) == 1  # another run may measure it
+    assert len(st.records(run_id="r1", kind="trial")) == 1
+
+
+def test_schema_1_database_is_migrated_keeping_duplicates_apart(db_path):
+    st = SQLiteStorage(db_path)
+    st.add([rec(1), rec(2)])
+    st.close()
+    c = sqlite3.connect(db_path)  # make it a schema-1 file holding one trial twice (two processes, before leases)
+    c.execute("DROP INDEX records_trial_once")
+    c.execute("DROP TABLE runs")
+    row = c.execute("SELECT * FROM records WHERE config_index='1'").fetchone()
+    c.execute(f"INSERT INTO records VALUES (NULL{', ?' * (len(row) - 1)})", (*row[1:-2], row[-2] + 1, row[-1]))
+    c.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
+    c.commit()
+    c.close()
+    st = SQLiteStorage(db_path)
+    assert [r.config_index for r in st.records(kind="trial")] == [1, 2]
+    assert [r.config_index for r in st.records(kind="duplicate")] == [1]
+    assert len(st.records()) == 3  # nothing lost

@@ -95,3 +95,57 @@ def test_measure_guard_admits_each_valid_config_once():
     assert guard.admit(cfgs + cfgs) == [cfgs[2]]  # 1 now measured, 3 invalid, duplicates dropped
     assert guard.seen(cfgs[2]) and not guard.seen(cfgs[3])
     assert guard.admit(cfgs) == [] and not guard.exhausted  # the invalid config is never admitted nor counted
+
+
+class _ProtocolMeasurer(LandscapeMeasurer):
+    def __init__(self, repeat: int) -> None:
+        super().__init__((1, 2, 1, 0, 1))
+        self.repeat = repeat
+
+    def protocol(self) -> dict:
+        return {"measurer": "landscape", "repeat": self.repeat}
+
+
+def test_resume_with_another_protocol_is_refused(db_path):
+    from tensortune.storage.sqlite import RunMismatchError
+
+    _run(db_path, trials=8, measurer=_ProtocolMeasurer(5))
+    _run(db_path, trials=16, measurer=_ProtocolMeasurer(5))  # same protocol: resumes
+    with pytest.raises(RunMismatchError, match=r"another protocol \(repeat: 5 then, 3 now\)"):
+        _run(db_path, trials=24, measurer=_ProtocolMeasurer(3))
+    recs = SQLiteStorage(db_path).records(kind="trial")
+    assert len(recs) == 16 and all(r.extra["fingerprint"]["space"] == landscape_task().space.fingerprint() for r in recs)
+
+
+def test_resume_on_another_space_is_refused(db_path):
+    from dataclasses import replace
+
+    from tensortune.space import OptionKnob, SearchSpace
+    from tensortune.storage.sqlite import RunMismatchError
+
+    task, _, s = _run(db_path, trials=8)
+    sp = task.space
+    knobs = list(sp.knobs)
+    knobs[-1] = OptionKnob(knobs[-1].name, list(knobs[-1].options)[::-1])  # same size, options reordered
+    other = replace(task, search_space=SearchSpace(knobs, sp.constraints))
+    assert other.space.fingerprint() != sp.fingerprint() and other.space.size == sp.size
+    with pytest.raises(RunMismatchError, match="another search space"):
+        Tuner(other, create("random", other.space, 0), LandscapeMeasurer((1, 2, 1, 0, 1)), SQLiteStorage(db_path),
+              Budget(trials=16), tuner_name="random", seed=0).run()
+
+
+def test_one_process_per_run(db_path):
+    from tensortune.storage.sqlite import RunBusyError
+
+    task = landscape_task()
+    st = SQLiteStorage(db_path)
+    from tensortune.tuners.loop import make_run_id
+
+    held = st.lease(make_run_id(task, "random", 0))  # as another process would (OFD locks exclude in-process too)
+    try:
+        with pytest.raises(RunBusyError, match="being tuned by another process"):
+            _run(db_path, trials=8)
+        _run(db_path, trials=8, seed=1)  # another run of the same database goes on
+    finally:
+        held.release()
+    _run(db_path, trials=8)  # released: the run goes on

@@ -21,19 +21,50 @@ class _Parser(argparse.ArgumentParser):
 
 
 def open_storage(path: str, readonly: bool = False) -> Any:
+    """The records database at ``path`` (a plain file path: '?' or '#' in it are part of the name)."""
     from tensortune.storage import SQLiteStorage
 
+    p = Path(path)
+    if p.exists() and p.is_dir():
+        raise UserError(f"database {path} is a directory")
     if not readonly:
-        p = Path(path)
         if p.exists() and not os.access(p, os.W_OK):
             raise UserError(f"cannot write database {path}: permission denied")
-        if not p.exists() and not os.access(p.parent if str(p.parent) else Path("."), os.W_OK):
+        parent = p.parent if str(p.parent) else Path(".")
+        if not p.exists() and not parent.is_dir():
+            raise UserError(f"cannot create database {path}: directory {parent} does not exist")
+        if not p.exists() and not os.access(parent, os.W_OK):
             raise UserError(f"cannot create database {path}: directory not writable")
     return SQLiteStorage(path, readonly=readonly)
 
 
+def check_out_file(path: str | None, what: str = "--out") -> None:
+    """An output file can be written where it is asked for: checked before any work starts."""
+    if not path:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise UserError(f"{what} {path} is a directory")
+    parent = p.absolute().parent
+    if not parent.is_dir():
+        raise UserError(f"{what} {path}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UserError(f"{what} {path}: not writable")
+
+
+def parse_rpc(text: str) -> Any:
+    from tensortune.measure.tvm_measurer import RpcTracker
+
+    parts = text.split(":")
+    if len(parts) != 3 or not parts[0] or not parts[1].isdigit() or not 0 < int(parts[1]) < 65536 or not parts[2]:
+        raise UserError(f"--rpc takes host:port:key, got {text!r}")
+    return RpcTracker(parts[0], int(parts[1]), parts[2])
+
+
 def measurer_for(args: argparse.Namespace, target: dict) -> Any:
-    from tensortune.measure.tvm_measurer import RpcTracker, TimingPolicy, TvmMeasurer
+    """The measurer the run arguments ask for. Every option is checked (and an RPC tracker asked)
+    before it is made, so bad input ends before any file is written."""
+    from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer, check_options
 
     if target["kind"] == "vta-sim":
         if args.rpc:
@@ -43,16 +74,21 @@ def measurer_for(args: argparse.Namespace, target: dict) -> Any:
         return VtaSimMeasurer(functional=args.functional)
     if args.functional:
         raise UserError("--functional applies to --target vta-sim only")
-    rpc = None
-    if args.rpc:
-        parts = args.rpc.split(":")
-        if len(parts) != 3 or not parts[1].isdigit():
-            raise UserError(f"--rpc takes host:port:key, got {args.rpc!r}")
-        rpc = RpcTracker(parts[0], int(parts[1]), parts[2])
-    if args.repeat < 1 or args.min_repeat_ms < 0:
-        raise UserError("--repeat must be >= 1 and --min-repeat-ms >= 0")
+    rpc = parse_rpc(args.rpc) if args.rpc else None
+    timing = TimingPolicy(args.repeat, args.min_repeat_ms)
+    memory = getattr(args, "memory_limit", None)
+    try:
+        check_options(args.build_workers, args.build_timeout, args.run_timeout, timing, args.rpc_parallel, memory)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    if rpc is not None:
+        from tensortune.measure.tvm_jobs import check_tracker
+
+        problem = check_tracker(rpc.as_dict())
+        if problem:
+            raise UserError(problem)
     return TvmMeasurer(build_workers=args.build_workers, build_timeout=args.build_timeout, run_timeout=args.run_timeout,
-                       timing=TimingPolicy(args.repeat, args.min_repeat_ms), rpc=rpc, rpc_parallel=args.rpc_parallel,
+                       timing=timing, rpc=rpc, rpc_parallel=args.rpc_parallel, memory_limit_mb=memory,
                        run_threads=int(target.get("num-cores", os.cpu_count() or 1)))
 
 

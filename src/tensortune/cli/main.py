@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 
 # OpenMP threads of the tuner's own libraries (XGBoost, PyTorch) must not spin on the cores that the
 # next measurement uses; set before those libraries load.
@@ -26,6 +28,7 @@ from tensortune.cli.common import UserError, _Parser  # noqa: E402
 from tensortune.cli.model_cmds import cmd_build, cmd_profile  # noqa: E402
 from tensortune.cli.records_cmds import cmd_best, cmd_export, cmd_import  # noqa: E402
 from tensortune.cli.tune_cmds import cmd_compare, cmd_tune  # noqa: E402
+from tensortune.core.values import DeviceError  # noqa: E402
 from tensortune.models.layout import LAYOUT_CHOICES  # noqa: E402
 from tensortune.storage.sqlite import StorageError  # noqa: E402
 
@@ -63,6 +66,10 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--run-timeout", type=float, default=30.0)
     p.add_argument("--rpc", help="measure through a TVM RPC tracker: host:port:key")
     p.add_argument("--rpc-parallel", type=int, default=1, help="devices leased from the tracker at once")
+    p.add_argument("--memory-limit", type=int, metavar="MB", help="address-space limit of each build and run worker "
+                   "(default: half of this machine's memory, at least 2048); a config past it is stored as OUT_OF_MEMORY")
+    p.add_argument("--wait", action="store_true", help="if another process is tuning the same run, wait for it "
+                   "(default: refuse at once)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -208,17 +215,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class Terminated(BaseException):
+    """SIGTERM: unwinds like Ctrl-C, so workers are killed and temporary directories removed."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
         return int(args.func(args) or 0)
-    except (UserError, StorageError, ValueError) as e:
+    except (UserError, StorageError) as e:  # bad input or an unusable database; other errors are bugs
         sys.stderr.write(f"tensortune: error: {e}\n")
         return 2
+    except DeviceError as e:
+        sys.stderr.write(f"tensortune: measuring stopped: {e}; every finished batch is stored, rerun to resume\n")
+        return 3
     except KeyboardInterrupt:
         sys.stderr.write("tensortune: interrupted; every measured batch is already stored, rerun to resume\n")
         return 130
+    except Terminated:
+        sys.stderr.write("tensortune: terminated; every measured batch is already stored, rerun to resume\n")
+        return 143
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

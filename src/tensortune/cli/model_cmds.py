@@ -11,6 +11,7 @@ from typing import Any
 
 from tensortune.cli.common import (
     UserError,
+    check_out_file,
     check_tuner,
     console,
     measurer_for,
@@ -48,11 +49,6 @@ def _load(args: argparse.Namespace) -> tuple[Any, dict]:
 def run_dir(args: argparse.Namespace, model: str) -> str:
     """Where a model run keeps its logs, MetaSchedule's work and the report: beside the database."""
     return os.path.join(os.path.dirname(os.path.abspath(args.db)), f"tensortune-{model}")
-
-
-def _check_out(path: str | None, what: str) -> None:
-    if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-        raise UserError(f"{what} {path}: directory {os.path.dirname(os.path.abspath(path))} does not exist")
 
 
 def render_tasks(con: Any, res: Any) -> None:
@@ -109,10 +105,18 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     check_tuner([args.tuner])
     if args.trials is None or args.trials < 1:
         raise UserError(f"--trials must be at least 1, got {args.trials}")
-    _check_out(args.out, "--out")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UserError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.early_stopping is not None:
+        raise UserError("--early-stopping applies to one task; a whole model's allocator already rests a task "
+                        "that stops improving (use --trials or --time-limit for the whole model)")
+    if args.round_size < 1 or args.batch_size < 1:
+        raise UserError(f"--round-size and --batch-size must be at least 1 (got {args.round_size}, {args.batch_size})")
+    check_out_file(args.out)
     model, target = _load(args)
     con = console()
     work = run_dir(args, model.name)
+    measurer = measurer_for(args, target)  # every option checked before the database is touched
     storage = open_storage(args.db)
     con.print(f"{model.name}: input {model.input_shape}; budget {args.trials} measurements shared by its tasks "
               f"({args.allocator} allocator, {args.round_size} per round, recipe {args.tuner})")
@@ -124,11 +128,13 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
 
     log = os.path.join(work, "tvm.log")
     con.print(f"TVM's own log lines go to {log}")
-    with native_log(log), measurer_for(args, target) as measurer:
+    with native_log(log), measurer:
         res = tune_model(model, target, measurer=measurer, storage=storage, recipe=args.tuner, trials=args.trials,
                          allocator=args.allocator, round_size=args.round_size, seed=args.seed,
                          batch_size=args.batch_size, use_templates=not args.no_templates, conv_space=args.conv_space,
-                         on_round=on_round)
+                         on_round=on_round, time_limit=args.time_limit, wait=args.wait)
+    if res.stop_reason:
+        con.print(f"tuning stopped: {res.stop_reason}")
     render_tasks(con, res)
     try:
         rep, built = evaluate(model, target, res, compare=compare, work_dir=work, storage=storage, recipe=args.tuner,
@@ -182,7 +188,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     check_tuner([args.tuner])
     if not os.path.exists(args.db):
         raise UserError(f"no database {args.db}")
-    _check_out(args.out, "--out")
+    check_out_file(args.out)
     if os.path.exists(args.out) and not args.force:
         raise UserError(f"{args.out} exists (use --force to overwrite)")
     model, target = _load(args)

@@ -8,6 +8,7 @@ from typing import Any
 
 from tensortune.cli.common import (
     UserError,
+    check_out_file,
     console,
     open_storage,
 )
@@ -59,27 +60,39 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UserError(f"database {args.db} does not exist")
     if Path(args.out).exists() and not args.force:
         raise UserError(f"{args.out} exists; pass --force to overwrite it")
+    parent = Path(args.out).absolute().parent
+    if not parent.is_dir():
+        raise UserError(f"--out {args.out}: directory {parent} does not exist")
+    if args.format == "jsonl":
+        check_out_file(args.out)
     storage = open_storage(args.db, readonly=True)
-    if args.format == "metaschedule":
-        from tensortune.models.export import export_metaschedule
+    try:
+        if args.format == "metaschedule":
+            from tensortune.models.export import export_metaschedule
 
-        n = export_metaschedule(storage, args.out)
-        if n == 0:
-            raise UserError(f"{args.db} has no measured whole-model (TIR) tasks to export")
-        print(f"exported the best schedule of {n} tasks as a MetaSchedule JSON database in {args.out}/")
-        return 0
-    n = storage.export_jsonl(args.out)
+            n = export_metaschedule(storage, args.out)
+            if n == 0:
+                raise UserError(f"{args.db} has no measured whole-model (TIR) tasks to export")
+            print(f"exported the best schedule of {n} tasks as a MetaSchedule JSON database in {args.out}/")
+            return 0
+        n = storage.export_jsonl(args.out)
+    except OSError as e:
+        raise UserError(f"cannot write {args.out}: {e.strerror or e}; nothing was written") from None
     print(f"exported {n} records to {args.out}")
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from tensortune.storage.sqlite import read_jsonl
+
     if not Path(args.file).is_file():
         raise UserError(f"{args.file} is not a file")
-    storage = open_storage(args.db)
     try:
-        n = storage.import_jsonl(args.file)
+        recs = read_jsonl(args.file)  # the whole file is checked before the database is opened
     except ValueError as e:
         raise UserError(f"malformed import file, nothing imported: {e}") from None
+    except OSError as e:
+        raise UserError(f"cannot read {args.file}: {e.strerror or e}") from None
+    n = open_storage(args.db).add(recs)
     print(f"imported {n} new records into {args.db}")
     return 0

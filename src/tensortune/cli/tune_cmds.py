@@ -47,10 +47,6 @@ def _parse_dense(text: str) -> Any:
 
 
 def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
-    from tensortune.templates import default_template
-    from tensortune.workloads import model_tasks, resolve_layer
-
-    wls: list[tuple[str, Any]] = []
     given = [x for x in (args.model, args.layer, args.conv, args.dense) if x]
     if len(given) != 1:
         raise UserError("give exactly one of --model, --layer, --conv, --dense")
@@ -62,10 +58,24 @@ def _tasks(args: argparse.Namespace, target: dict) -> list[Task]:
 
         if not args.model or args.tasks:
             raise UserError("--codesign model tunes a whole model: give --model NAME and no --tasks")
-        wl = ModelConvs.of(args.model)
-        return [make_task(wl, args.template or "model_codesign.vta-sim", target, f"{args.model}:all")]
+        try:
+            wl = ModelConvs.of(args.model)
+            return [make_task(wl, args.template or "model_codesign.vta-sim", target, f"{args.model}:all")]
+        except ValueError as e:
+            raise UserError(str(e)) from None
     if args.tasks and not args.model:
         raise UserError("--tasks selects tasks of --model; it does nothing without it")
+    try:
+        return _make_tasks(args, target, codesign)
+    except ValueError as e:  # a shape, layer name or template the library refuses
+        raise UserError(str(e)) from None
+
+
+def _make_tasks(args: argparse.Namespace, target: dict, codesign: str) -> list[Task]:
+    from tensortune.templates import default_template
+    from tensortune.workloads import model_tasks, resolve_layer
+
+    wls: list[tuple[str, Any]] = []
     if args.model:
         tasks = ints(args.tasks, "--tasks") if args.tasks else None
         wls = model_tasks(args.model, tasks)
@@ -91,6 +101,10 @@ def _budget(args: argparse.Namespace) -> Any:
         raise UserError(f"--trials must be at least 1, got {args.trials}")
     if args.time_limit is not None and args.time_limit <= 0:
         raise UserError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.early_stopping is not None and args.early_stopping < 1:
+        raise UserError(f"--early-stopping must be at least 1, got {args.early_stopping}")
+    if args.batch_size < 1 or args.plan_size < 1:
+        raise UserError(f"--batch-size and --plan-size must be at least 1 (got {args.batch_size}, {args.plan_size})")
     return Budget(trials=args.trials, seconds=args.time_limit, early_stopping=args.early_stopping)
 
 
@@ -121,16 +135,19 @@ def cmd_tune(args: argparse.Namespace) -> int:
     tasks = _tasks(args, target)
     budget = _budget(args)
     for t in tasks:  # surface template/space problems before anything is written
-        _ = t.space
-        create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
-    storage = open_storage(args.db)
+        try:
+            _ = t.space
+            create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
+        except ValueError as e:
+            raise UserError(f"{t.name}: {e}") from None
     con = console()
     summaries = []
-    with measurer_for(args, target) as measurer:
+    with measurer_for(args, target) as measurer:  # every option checked before the database is touched
+        storage = open_storage(args.db)
         for t in tasks:
             strat = create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
             tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=args.tuner, seed=args.seed,
-                          batch_size=args.batch_size, progress=not args.no_progress)
+                          batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait)
             s = tuner.run()
             summaries.append(s)
             if s.resumed:
@@ -161,18 +178,23 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
-    storage = open_storage(args.db)
+    for name in tuners:
+        try:
+            create(name, task.space, seeds[0], task=task, **_recipe_options(args))
+        except ValueError as e:
+            raise UserError(f"{name}: {e}") from None
     con = console()
     runs: dict[str, list[Any]] = {t: [] for t in tuners}
     start = time.perf_counter()
     baseline = None
     with measurer_for(args, target) as measurer:
+        out.mkdir(parents=True, exist_ok=True)
+        storage = open_storage(args.db)
         for seed in seeds:  # seeds outermost: drift of the machine hits every tuner alike
             for name in tuners:
                 strat = create(name, task.space, seed, task=task, **_recipe_options(args))
                 s = Tuner(task, strat, measurer, storage, budget, tuner_name=name, seed=seed,
-                          batch_size=args.batch_size, progress=not args.no_progress).run()
+                          batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait).run()
                 runs[name].append(s)
     if args.baseline and target["kind"] == "llvm":
         from tensortune.measure.torch_baseline import torch_gflops

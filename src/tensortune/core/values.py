@@ -25,6 +25,13 @@ class ErrorKind(IntEnum):
     BUILD_TIMEOUT = 6
     RUN_TIMEOUT = 7
     UNKNOWN = 8
+    OUT_OF_MEMORY = 9  # the build or the kernel ran past the worker's memory limit
+
+
+class DeviceError(Exception):
+    """The measuring infrastructure failed (tracker or device unreachable, a server died and no other
+    took the config): not the config's fault, so nothing is stored for it and the run stops cleanly;
+    rerunning resumes."""
 
 
 @dataclass(frozen=True)
@@ -103,3 +110,13 @@ class Measurer(Protocol):
     def measure(self, inputs: list[MeasureInput]) -> list[MeasureResult]: ...
 
     def close(self) -> None: ...
+
+
+def measurer_protocol(measurer: Any) -> dict[str, Any]:
+    """What decides a measurer's figures (its kind, repeats, timeouts, device), as JSON-able values: a
+    run resumed with another protocol is refused, since its records would not compare. A measurer
+    says it with a ``protocol()`` method; one without (a replay of stored figures, a test double)
+    returns {}, which matches any protocol."""
+    fn = getattr(measurer, "protocol", None)
+    return dict(fn()) if callable(fn) else {}
+

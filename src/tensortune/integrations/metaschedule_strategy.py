@@ -4,7 +4,10 @@ spaces, with every decision of the sketch traces as a knob (see ``templates/tir_
 A TVM user keeps their flow and passes ``strategy=TensortuneStrategy("autotvm")`` to
 ``ms.tune_tir`` / ``ms.relax_integration.tune_relax`` / ``ms.tune.tune_tasks``: MetaSchedule's
 builder, runner, database and task scheduler stay as they are; only the choice of candidates is ours
-(any recipe: autotvm, chameleon, arco, ml2tuner's model-based cousins, random)."""
+(any recipe: autotvm, chameleon, arco, ml2tuner's model-based cousins, random).
+
+It resumes: a rerun on the same work directory (MetaSchedule's database) reads the task's measured
+schedules back as configs, tells them to the recipe and never proposes them again."""
 
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ def TensortuneStrategy(recipe: str = "autotvm", seed: int = 0, **options: Any) -
     from tvm.s_tir.meta_schedule.arg_info import ArgInfo
     from tvm.s_tir.schedule import Schedule, Trace
 
-    from tensortune.templates.tir_schedules import sketch_knobs, sketch_space, trace_with
+    from tensortune.templates.tir_schedules import config_of_trace, sketch_knobs, sketch_space, trace_with
     from tensortune.tuners import recipes
     from tensortune.tuners.guard import MeasureGuard
 
@@ -67,6 +70,27 @@ def TensortuneStrategy(recipe: str = "autotvm", seed: int = 0, **options: Any) -
             self.pending: list[Any] = []
             self.flops = float(analysis.estimate_tir_flops(self.mod)) or 1.0
             self.postprocs = list(self.context.space_generator.postprocs)
+            self.resumed = self._resume(database)
+
+        def _resume(self, database: Any) -> int:
+            """Tell the recipe what the database already holds for this task; those configs are never
+            proposed again."""
+            if database is None or not database.has_workload(self.mod):
+                return 0
+            cfgs, ys = [], []
+            for rec in database.get_top_k(database.commit_workload(self.mod), 1 << 30):
+                cfg = config_of_trace(self.sketches, self.space, rec.trace)
+                if cfg is None or self.guard.seen(cfg):
+                    continue
+                secs = [float(x) for x in rec.run_secs] if rec.run_secs else []
+                ok = secs and all(x < 1e9 for x in secs)
+                cfgs.append(cfg)
+                ys.append(self.flops / float(np.mean(secs)) if ok else 0.0)
+            if cfgs:
+                self.guard.mark(cfgs)
+                self.strategy.tell(cfgs, ys)
+                self.strategy.restored(len(cfgs))
+            return len(cfgs)
 
         def post_tuning(self) -> None:
             self.strategy = None

@@ -148,13 +148,21 @@ def check_output(out: np.ndarray, ref: np.ndarray) -> str | None:
     return None
 
 
+_SESSION_LOST = ("RPCSessionTimeout", "Connection", "connection", "Broken pipe", "socket", "Socket", "closed",
+                 "RPCError", "EOF")
+
+
+def _session_lost(message: str) -> bool:
+    return any(s in message for s in _SESSION_LOST)
+
+
 def _timed(f: Any, dev: Any, args: list[Any], timing: dict[str, Any]) -> list[float]:
     ev = f.time_evaluator("main", dev, number=1, repeat=int(timing["repeat"]), min_repeat_ms=int(timing["min_repeat_ms"]))
     return [float(x) for x in ev(*args).results]
 
 
 def _execute(lib: Any, dev: Any, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any],
-             make_tensor: Any, arg_shapes: list[list[int]] | None = None) -> dict[str, Any]:
+             make_tensor: Any, arg_shapes: list[list[int]] | None = None, remote: bool = False) -> dict[str, Any]:
     """Run a loaded kernel once on the template's inputs, check its output, then time it.
 
     ``arg_shapes`` (TIR tasks) are the built function's argument shapes: where the schedule rewrote a
@@ -178,14 +186,21 @@ def _execute(lib: Any, dev: Any, spec: dict[str, Any], values: dict[str, Any], t
         dev.sync()
         out = args[-1].numpy()
     except Exception as e:
-        return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
+        return _run_failure(e, remote)
     bad = None if unchecked else check_output(out, ref)
     if bad:
         return {"error": int(ErrorKind.WRONG_ANSWER), "message": bad}
     try:
         return {"costs": _timed(lib, dev, args, timing)}
     except Exception as e:
-        return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
+        return _run_failure(e, remote)
+
+
+def _run_failure(e: Exception, remote: bool) -> dict[str, Any]:
+    """A kernel's failure; over RPC, a lost session is the device's (``infra``: tried again elsewhere)."""
+    if remote and _session_lost(f"{type(e).__name__}: {e}"):
+        return {"infra": "session", "message": _short(e)}
+    return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
 
 
 def run_local(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any]) -> dict[str, Any]:
@@ -210,12 +225,45 @@ def run_rpc(lib_path: str, spec: dict[str, Any], values: dict[str, Any], timing:
     from tvm import rpc
     from tvm.runtime import tensor
 
-    try:
+    problem = _probe(tracker["host"], int(tracker["port"]))
+    if problem:  # TVM's own client would retry a refused connection for 60 s
+        return {"infra": "connect", "message": problem}
+    try:  # reaching the tracker and a device, uploading, loading: the infrastructure's part
         tr = rpc.connect_tracker(tracker["host"], int(tracker["port"]))
-        remote = tr.request(tracker["key"], priority=1, session_timeout=int(tracker.get("session_timeout", 60)))
+        remote = tr.request(tracker["key"], priority=1, session_timeout=int(tracker.get("session_timeout", 60)),
+                            max_retry=int(tracker.get("max_retry", 3)))
         remote.upload(lib_path)
         lib = remote.load_module(os.path.basename(lib_path))
         dev = remote.cuda(0) if json.loads(spec["target"]).get("kind") == "cuda" else remote.cpu(0)
     except Exception as e:
-        return {"error": int(ErrorKind.RUNTIME), "message": _short(e)}
-    return _execute(lib, dev, spec, values, timing, tensor)
+        return {"infra": "connect", "message": _short(e)}
+    return _execute(lib, dev, spec, values, timing, tensor, remote=True)
+
+
+def _probe(host: str, port: int, timeout: float = 3.0) -> str | None:
+    """None if something accepts TCP connections at host:port, else why not (in at most ``timeout``)."""
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except OSError as e:
+        return f"cannot reach the RPC tracker at {host}:{port} ({e.strerror or e})"
+
+
+def check_tracker(tracker: dict[str, Any]) -> str | None:
+    """None if the tracker answers and lists the key, else why not (checked before a run writes anything)."""
+    from tvm import rpc
+
+    problem = _probe(tracker["host"], int(tracker["port"]))
+    if problem:
+        return problem
+    try:
+        summary = rpc.connect_tracker(tracker["host"], int(tracker["port"])).summary()
+    except Exception as e:
+        return f"cannot reach the RPC tracker at {tracker['host']}:{tracker['port']} ({_short(e)})"
+    keys = set(summary.get("queue_info", {}))
+    if tracker["key"] not in keys:
+        return (f"the RPC tracker at {tracker['host']}:{tracker['port']} has no device with key {tracker['key']!r} "
+                f"(keys: {', '.join(sorted(keys)) or 'none'})")
+    return None

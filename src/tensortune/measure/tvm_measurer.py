@@ -1,4 +1,13 @@
-"""TVM measurers: parallel isolated builds, then isolated runs locally or through an RPC tracker."""
+"""TVM measurers: parallel isolated builds, then isolated runs locally or through an RPC tracker.
+
+A local measurer holds the machine's measure lock (``storage/lease.py``) while it builds and times a
+batch, so two tuning processes on one machine take turns instead of timing on the same cores.
+Builders and runners run under a memory limit (``memory_limit_mb``; default: half of this machine's
+memory, at least 2 GiB), so a kernel or compile that blows up is stored as ``OUT_OF_MEMORY`` and the
+run goes on. Over RPC, a failure to reach the tracker or a device is not the config's fault: the
+config is tried again on another device, and when none can take it the measurer raises
+:class:`DeviceError` without a result for it, so nothing junk is stored and the run can resume.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +17,33 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from tensortune.core.values import ErrorKind, MeasureInput, MeasureResult
+from tensortune.core.values import DeviceError, ErrorKind, MeasureInput, MeasureResult
 from tensortune.measure.workers import CallOutcome, Worker, WorkerPool
+from tensortune.storage.lease import measure_lock
 
 _JOBS = "tensortune.measure.tvm_jobs"
+
+
+def check_options(build_workers: int, build_timeout: float, run_timeout: float, timing: TimingPolicy,
+                  rpc_parallel: int = 1, memory_limit_mb: int | None = None) -> None:
+    """ValueError for options that would make every measurement fail or never finish."""
+    if build_workers < 1:
+        raise ValueError(f"--build-workers must be at least 1, not {build_workers}")
+    if rpc_parallel < 1:
+        raise ValueError(f"--rpc-parallel must be at least 1, not {rpc_parallel}")
+    if not build_timeout > 0 or not run_timeout > 0:
+        raise ValueError(f"--build-timeout and --run-timeout must be positive seconds (got {build_timeout}, {run_timeout})")
+    if timing.repeat < 1 or timing.min_repeat_ms < 0:
+        raise ValueError(f"--repeat must be at least 1 and --min-repeat-ms at least 0 (got {timing.repeat}, "
+                         f"{timing.min_repeat_ms})")
+    # every repeat lasts at least min_repeat_ms, plus loading and the output check: leave half the timeout
+    if timing.repeat * timing.min_repeat_ms / 1000 > run_timeout / 2:
+        raise ValueError(f"--repeat {timing.repeat} x --min-repeat-ms {timing.min_repeat_ms} takes "
+                         f"{timing.repeat * timing.min_repeat_ms / 1000:g} s of timing per config, more than half of "
+                         f"--run-timeout {run_timeout:g} s: every config would time out")
+    if memory_limit_mb is not None and memory_limit_mb < 1536:
+        # a worker with TVM, LLVM and NumPy loaded already maps about 1 GB of address space
+        raise ValueError(f"--memory-limit must be at least 1536 MB (TVM alone maps about 1 GB), not {memory_limit_mb}")
 
 
 @dataclass(frozen=True)
@@ -37,9 +69,29 @@ class RpcTracker:
         return {"host": self.host, "port": self.port, "key": self.key, "session_timeout": self.session_timeout}
 
 
+_OOM_SIGNS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory",
+              "failed to allocate", "Failed to allocate")
+
+
+def default_memory_limit_mb() -> int:
+    """Half of this machine's memory, at least 2 GiB: room for LLVM and a large kernel, never the
+    whole machine."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
+    except (ValueError, OSError):
+        return 4096
+    return max(2048, total // 2)
+
+
+def is_oom(message: str) -> bool:
+    return any(s in message for s in _OOM_SIGNS)
+
+
 def _failure(o: CallOutcome, timeout_kind: ErrorKind, crash_kind: ErrorKind, **kw: float) -> MeasureResult:
     if o.status == "timeout":
         return MeasureResult.failure(timeout_kind, o.message, **kw)
+    if o.status == "memory" or is_oom(o.message):
+        return MeasureResult.failure(ErrorKind.OUT_OF_MEMORY, o.message, **kw)
     if o.status == "died":
         return MeasureResult.failure(crash_kind, o.message, **kw)
     return MeasureResult.failure(ErrorKind.UNKNOWN, o.message, **kw)
@@ -51,19 +103,33 @@ class TvmMeasurer:
     builds and runs never overlap. With ``rpc`` set, kernels run on devices leased from a TVM RPC
     tracker instead (``rpc_parallel`` at a time)."""
 
+    RPC_ATTEMPTS = 3  # tries of one config over RPC before the device counts as down
+
     def __init__(self, build_workers: int = 2, build_timeout: float = 60.0, run_timeout: float = 30.0,
                  timing: TimingPolicy | None = None, rpc: RpcTracker | None = None, rpc_parallel: int = 1,
-                 run_threads: int | None = None, memory_limit_mb: int | None = None) -> None:
+                 run_threads: int | None = None, memory_limit_mb: int | None = None,
+                 machine_lock: bool = True) -> None:
+        check_options(build_workers, build_timeout, run_timeout, timing or TimingPolicy(), rpc_parallel, memory_limit_mb)
         self.timing = timing or TimingPolicy()
         self.build_timeout = build_timeout
         self.run_timeout = run_timeout
         self.rpc = rpc
-        self._builders = WorkerPool(build_workers, env={"TVM_NUM_THREADS": "1"})
-        threads = str(run_threads or os.cpu_count() or 1)
-        mem = memory_limit_mb * 1024 * 1024 if memory_limit_mb else None
-        self._runners = WorkerPool(rpc_parallel if rpc else 1, env={"TVM_NUM_THREADS": threads}, memory_limit_bytes=mem)
+        self.memory_limit_mb = memory_limit_mb or default_memory_limit_mb()
+        mem = self.memory_limit_mb * 1024 * 1024
+        self._threads = int(run_threads or os.cpu_count() or 1)
+        self._builders = WorkerPool(build_workers, env={"TVM_NUM_THREADS": "1"}, memory_limit_bytes=mem)
+        self._runners = WorkerPool(rpc_parallel if rpc else 1, env={"TVM_NUM_THREADS": str(self._threads)},
+                                   memory_limit_bytes=mem, cpu_factor=float(self._threads))
+        # kernels on a remote device do not share this machine's cores
+        self._lock = measure_lock() if machine_lock and rpc is None else None
         self._dir = tempfile.mkdtemp(prefix="tensortune-build-")
         self._counter = 0
+
+    def protocol(self) -> dict[str, object]:
+        """What decides this measurer's figures (see ``core.values.measurer_protocol``)."""
+        return {"measurer": "tvm", "repeat": self.timing.repeat, "min_repeat_ms": self.timing.min_repeat_ms,
+                "build_timeout": self.build_timeout, "run_timeout": self.run_timeout, "threads": self._threads,
+                "device": f"rpc:{self.rpc.key}" if self.rpc else "local"}
 
     # ------------------------------------------------------------------
     def _build(self, inputs: list[MeasureInput]) -> list[dict | MeasureResult]:
@@ -78,10 +144,14 @@ class TvmMeasurer:
             if o.status == "ok" and "path" in o.value:
                 res.append(o.value)
             elif o.status == "ok":
-                res.append(MeasureResult.failure(ErrorKind(o.value["error"]), o.value["message"],
-                                                 build_seconds=o.value.get("build_s", 0.0)))
+                kind = ErrorKind(o.value["error"])
+                if is_oom(o.value["message"]):
+                    kind = ErrorKind.OUT_OF_MEMORY
+                res.append(MeasureResult.failure(kind, o.value["message"], build_seconds=o.value.get("build_s", 0.0)))
             elif o.status == "exception":  # the build job reports template and compiler errors itself
                 res.append(MeasureResult.failure(ErrorKind.UNKNOWN, o.message))
+            elif o.status == "memory":
+                res.append(MeasureResult.failure(ErrorKind.OUT_OF_MEMORY, o.message))
             else:
                 res.append(_failure(o, ErrorKind.BUILD_TIMEOUT, ErrorKind.COMPILE_HOST, build_seconds=self.build_timeout))
         return res
@@ -98,8 +168,11 @@ class TvmMeasurer:
             return MeasureResult(costs=tuple(o.value["costs"]), build_seconds=build_s,
                                  run_seconds=sum(o.value["costs"]), extra=extra)
         if o.status == "ok":
-            return MeasureResult.failure(ErrorKind(o.value["error"]), o.value["message"], build_seconds=build_s)
-        if o.status == "exception":
+            kind = ErrorKind(o.value["error"])
+            if kind == ErrorKind.RUNTIME and is_oom(o.value["message"]):
+                kind = ErrorKind.OUT_OF_MEMORY
+            return MeasureResult.failure(kind, o.value["message"], build_seconds=build_s)
+        if o.status == "exception" and not is_oom(o.message):
             return MeasureResult.failure(ErrorKind.RUNTIME, o.message, build_seconds=build_s)
         return _failure(o, ErrorKind.RUN_TIMEOUT, ErrorKind.RUNTIME, build_seconds=build_s)
 
@@ -109,27 +182,44 @@ class TvmMeasurer:
     def measure(self, inputs: list[MeasureInput]) -> list[MeasureResult]:
         if not inputs:
             return []
+        if self._lock is None:
+            return self._measure(inputs)
+        self._lock.acquire(wait=True)  # another tuning process on this machine may be timing: wait our turn
+        try:
+            return self._measure(inputs)
+        finally:
+            self._lock.release()
+
+    def _measure(self, inputs: list[MeasureInput]) -> list[MeasureResult]:
         built = self._build(inputs)
         results: list[MeasureResult | None] = [r if isinstance(r, MeasureResult) else None for r in built]
         todo = [i for i, r in enumerate(results) if r is None]
-        fn = f"{_JOBS}:run_rpc" if self.rpc else f"{_JOBS}:run_local"
-        if self.rpc is None:
-            worker = self._runners.workers[0]
-            for i in todo:
-                b = built[i]
-                assert isinstance(b, dict)
-                prep = self._prepare(worker, inputs[i].task.spec())
-                if prep.status != "ok":
-                    results[i] = MeasureResult.failure(ErrorKind.UNKNOWN, f"reference preparation failed: {prep.message}")
-                    continue
-                t0 = time.perf_counter()
-                o = worker.call(fn, self._run_args(inputs[i], b["path"]), self.run_timeout)
-                results[i] = self._to_result(o, b["build_s"], time.perf_counter() - t0)
-        else:
-            outs = self._runners.map(fn, [self._run_args(inputs[i], built[i]["path"]) for i in todo],  # type: ignore[index]
-                                     self.run_timeout)
-            for i, o in zip(todo, outs, strict=True):
-                results[i] = self._to_result(o, built[i]["build_s"])  # type: ignore[index]
+        try:
+            if self.rpc is not None:
+                self._run_rpc(inputs, built, results, todo)
+            else:
+                self._run_local(inputs, built, results, todo)
+        finally:
+            self._remove(built)
+        return [r for r in results if r is not None]
+
+    def _run_local(self, inputs: list[MeasureInput], built: list[dict | MeasureResult],
+                   results: list[MeasureResult | None], todo: list[int]) -> None:
+        worker = self._runners.workers[0]
+        for i in todo:
+            b = built[i]
+            assert isinstance(b, dict)
+            prep = self._prepare(worker, inputs[i].task.spec())
+            if prep.status != "ok":
+                kind = ErrorKind.OUT_OF_MEMORY if prep.status == "memory" or is_oom(prep.message) else ErrorKind.UNKNOWN
+                results[i] = MeasureResult.failure(kind, f"reference preparation failed: {prep.message}")
+                continue
+            t0 = time.perf_counter()
+            o = worker.call(f"{_JOBS}:run_local", self._run_args(inputs[i], b["path"]), self.run_timeout)
+            results[i] = self._to_result(o, b["build_s"], time.perf_counter() - t0)
+
+    @staticmethod
+    def _remove(built: list[dict | MeasureResult]) -> None:
         for b in built:
             if isinstance(b, dict):
                 for suffix in ("", ".shapes.json"):
@@ -137,7 +227,39 @@ class TvmMeasurer:
                         os.remove(b["path"] + suffix)
                     except OSError:
                         pass
-        return [r for r in results if r is not None]
+
+    def _run_rpc(self, inputs: list[MeasureInput], built: list[dict | MeasureResult],
+                 results: list[MeasureResult | None], todo: list[int]) -> None:
+        """Run over RPC; a config whose device could not be reached, or whose server died under it, is
+        tried again (on whichever device the tracker gives next). A server that dies under the same
+        config every time is that config's crash (stored as RUNTIME); a tracker or device that stays
+        unreachable raises DeviceError, with nothing stored for the configs it left."""
+        fn = f"{_JOBS}:run_rpc"
+        attempts = dict.fromkeys(todo, 0)
+        while todo:
+            outs = self._runners.map(fn, [self._run_args(inputs[i], built[i]["path"]) for i in todo],  # type: ignore[index]
+                                     self.run_timeout)
+            again = []
+            for i, o in zip(todo, outs, strict=True):
+                infra = o.status == "ok" and "infra" in o.value
+                if not infra:
+                    results[i] = self._to_result(o, built[i]["build_s"])  # type: ignore[index]
+                    continue
+                attempts[i] += 1
+                if o.value["infra"] == "session" and attempts[i] >= 2:
+                    # the server died twice while running this config: the kernel takes servers down
+                    results[i] = MeasureResult.failure(ErrorKind.RUNTIME, "RPC server died twice while running "
+                                                       f"this config: {o.value['message']}",
+                                                       build_seconds=built[i]["build_s"])  # type: ignore[index]
+                elif attempts[i] >= self.RPC_ATTEMPTS:
+                    raise DeviceError(f"RPC tracker {self.rpc.host}:{self.rpc.port} (key {self.rpc.key!r}): "  # type: ignore[union-attr]
+                                      f"{o.value['message']}; {sum(r is not None for r in results)} of "
+                                      f"{len(results)} configs of the batch measured, the rest not stored")
+                else:
+                    again.append(i)
+            if again:
+                time.sleep(1.0)
+            todo = again
 
     def close(self) -> None:
         self._builders.close()

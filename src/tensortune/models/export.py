@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from typing import Any
 
 from tensortune.models.build import TunedSchedule, to_database
@@ -30,11 +31,33 @@ def export_metaschedule(storage: Any, out_dir: str) -> int:
             best[k] = rec
     if not best:
         return 0
-    os.makedirs(out_dir, exist_ok=True)
-    # the names TVM's own pipelines read from a work dir (static_shape_tuning_pipeline, MetaScheduleApplyDatabase)
-    db = ms.database.JSONDatabase(os.path.join(out_dir, WORKLOADS), os.path.join(out_dir, RECORDS))
-    for (task_key, target_key), rec in sorted(best.items()):
-        template, wl_key = task_key.split("|", 1)
-        wl = TirWorkload(wl_key[4:])
-        to_database([TunedSchedule(wl.mod, template, rec.config, rec.cost, wl.task_key)], json.loads(target_key), db)
+    # written into a new directory beside out_dir, then renamed into place: a full disk or a crash leaves
+    # the old export (or none), never half of one
+    out = os.path.abspath(out_dir)
+    tmp = f"{out}.{os.getpid()}.tmp"
+    old = f"{out}.{os.getpid()}.old"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        os.makedirs(tmp)
+        # the names TVM's own pipelines read from a work dir (static_shape_tuning_pipeline, MetaScheduleApplyDatabase)
+        db = ms.database.JSONDatabase(os.path.join(tmp, WORKLOADS), os.path.join(tmp, RECORDS))
+        for (task_key, target_key), rec in sorted(best.items()):
+            template, wl_key = task_key.split("|", 1)
+            wl = TirWorkload(wl_key[4:])
+            to_database([TunedSchedule(wl.mod, template, rec.config, rec.cost, wl.task_key)], json.loads(target_key), db)
+        del db
+        for name in (WORKLOADS, RECORDS):
+            with open(os.path.join(tmp, name), "rb+") as f:
+                os.fsync(f.fileno())
+        if os.path.exists(out):
+            os.rename(out, old)
+        os.rename(tmp, out)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if os.path.exists(old) and not os.path.exists(out):
+            os.rename(old, out)
+        if isinstance(e, Exception) and not isinstance(e, OSError) and "No space" in str(e):
+            raise OSError(28, "No space left on device") from None
+        raise
     return len(best)

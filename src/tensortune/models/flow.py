@@ -53,6 +53,7 @@ class ModelTuneResult:
     wall_seconds: float
     trials: int
     allocation: list[int] = field(default_factory=list)  # task row index per round
+    stop_reason: str = ""  # why tuning stopped before the budget was spent ("" when it was spent)
 
     def schedules(self) -> list[TunedSchedule]:
         return [TunedSchedule(r.task.workload.mod, r.template, r.best_values, r.best_s,  # type: ignore[union-attr]
@@ -94,16 +95,34 @@ def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool
 def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, storage: Any, recipe: str = "autotvm",
                trials: int = 1000, allocator: str = "gradient", round_size: int = 16, seed: int = 0,
                batch_size: int = 16, use_templates: bool = True, conv_space: str = "full",
-               on_round: Callable[[int, TaskRow, int], None] | None = None) -> ModelTuneResult:
-    from tensortune.tuners import recipes
-    from tensortune.tuners.loop import Budget, Tuner
+               on_round: Callable[[int, TaskRow, int], None] | None = None, time_limit: float | None = None,
+               wait: bool | float = False) -> ModelTuneResult:
+    """Tune a whole model's tasks with one shared budget of ``trials`` measurements (and at most
+    ``time_limit`` seconds of tuning). The model run holds a lease (a second process on it is refused,
+    or waits with ``wait``); each task's rounds hold that task's run lease as well."""
+    import hashlib
 
     start = time.perf_counter()
     fused, tasks, rows = plan_tasks(model, target, use_templates, conv_space)
     tuned = [r for r in rows if r.task is not None]
+    runs = sorted(_run_id(r, recipe, seed) for r in tuned)
+    model_run = f"model-{recipe}-s{seed}-" + hashlib.sha1("|".join(runs).encode()).hexdigest()[:10]
+    with storage.lease(model_run, wait):
+        return _tune_tasks(rows, tuned, fused, tasks, start, measurer=measurer, storage=storage, recipe=recipe,
+                           trials=trials, allocator=allocator, round_size=round_size, seed=seed, batch_size=batch_size,
+                           on_round=on_round, time_limit=time_limit)
+
+
+def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: list[ModelTask], start: float, *,
+                measurer: Any, storage: Any, recipe: str, trials: int, allocator: str, round_size: int, seed: int,
+                batch_size: int, on_round: Callable[[int, TaskRow, int], None] | None,
+                time_limit: float | None) -> ModelTuneResult:
+    from tensortune.tuners import recipes
+    from tensortune.tuners.loop import Budget, Tuner
+
     progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]
     alloc = make_allocator(allocator, seed)
-    spent, allocation = 0, []
+    spent, allocation, stop = 0, [], ""
     # resume: trials of an interrupted run are already in storage
     for r, p in zip(tuned, progress, strict=True):
         assert r.task is not None
@@ -114,6 +133,9 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
             p.history.append((p.trials, min(ok) if ok else float("inf")))
             spent += len(done)
     while spent < trials:
+        if time_limit is not None and time.perf_counter() - start >= time_limit:
+            stop = f"time limit of {time_limit:g} s reached after {spent} of {trials} measurements"
+            break
         i = alloc.pick(progress)
         if i is None:
             break
@@ -140,7 +162,7 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
     for r in tuned:  # the stored best is the truth: resumed records count, wrong-answer configs do not
         r.best_s, r.best_values = float("inf"), None
     _load_best(tuned, storage, recipe, seed)
-    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation)
+    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop)
 
 
 def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:

@@ -3,14 +3,13 @@ the tuned build will, deduplicate them, and count how often each is called (its 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from tensortune.models.importer import ImportedModel
-from tensortune.workloads.tir import block_kinds
+from tensortune.workloads.tir import block_kinds, function_key
 
 
 def fusion_passes(target: Any) -> list[Any]:
@@ -103,7 +102,6 @@ def _first_reduction_extent(func: Any, block: str) -> int | None:
 def extract_tasks(model: ImportedModel, target: Any) -> tuple[Any, list[ModelTask]]:
     """The fused module and its unique tasks, largest total FLOPs (weight x FLOPs) first."""
     import tvm
-    import tvm_ffi
     from tvm import s_tir
 
     fused = fuse_model(model, target)
@@ -118,7 +116,7 @@ def extract_tasks(model: ImportedModel, target: Any) -> tuple[Any, list[ModelTas
         func = func.with_attr("global_symbol", "main")
         tmod = tvm.IRModule({"main": func})
         # structurally equal functions (same shapes, same fused ops) are one task
-        key = hashlib.sha256(str(tvm_ffi.structural_hash(tmod)).encode()).hexdigest()[:16]
+        key = function_key(tmod)
         if key in by_key:
             by_key[key].weight += n
             by_key[key].callers.append(gv.name_hint)

@@ -259,6 +259,14 @@ class SearchSpace:
             return np.zeros((0, self.n_features))
         return self.encode_indices(np.array([c.indices for c in cfgs], dtype=np.int64))
 
+    def fingerprint(self) -> str:
+        """A hash of what config indices mean: every knob's name and options, in order, and the names of
+        the constraints. Stored with a run, so a changed space is never decoded with old indices."""
+        import hashlib
+
+        text = repr([(k.name, [repr(o) for o in k.options]) for k in self.knobs] + [c.name for c in self.constraints])
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
     def describe(self) -> str:
         parts = [f"{k.name}[{len(k)}]" for k in self.knobs]
         return f"SearchSpace(size={self.size}, knobs=" + ", ".join(parts) + ")"

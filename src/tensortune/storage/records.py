@@ -9,7 +9,7 @@ from typing import Any
 
 from tensortune.core.values import ErrorKind
 
-KINDS = ("trial", "remeasure", "check")
+KINDS = ("trial", "remeasure", "check", "duplicate")
 REQUIRED = ("task_key", "target_key", "config", "config_index", "costs", "error")
 
 
@@ -81,9 +81,23 @@ class TuningRecord:
             kw["config_index"] = int(d["config_index"])
         except (TypeError, ValueError):
             raise ValueError("'config_index' must be an integer") from None
-        for name, typ in (("task_key", str), ("target_key", str), ("tuner", str), ("run_id", str), ("kind", str)):
-            if name in kw and not isinstance(kw[name], typ):
+        if kw["config_index"] < 0:
+            raise ValueError("'config_index' must not be negative")
+        for name in ("task_key", "target_key", "tuner", "run_id", "kind", "message", "task_name"):
+            if name in kw and not isinstance(kw[name], str):
                 raise ValueError(f"'{name}' must be a string")
+        for name in ("seed", "flops"):
+            if name in kw and (not isinstance(kw[name], int) or isinstance(kw[name], bool)):
+                raise ValueError(f"'{name}' must be an integer")
+        for name in ("build_seconds", "run_seconds", "timestamp"):
+            if name in kw and (not isinstance(kw[name], int | float) or isinstance(kw[name], bool) or kw[name] < 0):
+                raise ValueError(f"'{name}' must be a non-negative number")
+        if "extra" in kw and not isinstance(kw["extra"], dict):
+            raise ValueError("'extra' must be an object")
+        if "|tir:" in kw["task_key"]:
+            from tensortune.workloads.tir import check_task_key
+
+            check_task_key(kw["task_key"].split("|tir:", 1)[1])
         if kw.get("kind", "trial") not in KINDS:
             raise ValueError(f"unknown record kind {kw['kind']!r}")
         return cls(**kw)

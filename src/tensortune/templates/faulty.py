@@ -2,7 +2,8 @@
 
 It exists to prove the measurement isolation on real compiled code: ``segfault`` loads from an
 unmapped address, ``hang`` runs a 2**60-step reduction, ``wrong`` drops the last reduction element,
-``instantiate`` raises in the template, ``none`` is a correct kernel. A tuning run over this space must record each with its error kind and
+``instantiate`` raises in the template, ``alloc`` needs a 4 GiB intermediate buffer (past a
+2 GiB worker memory limit), ``none`` is a correct kernel. A tuning run over this space must record each with its error kind and
 go on.
 """
 
@@ -14,7 +15,7 @@ from tensortune.space import OptionKnob, SearchSpace
 from tensortune.templates.base import InstantiationError, Template
 from tensortune.workloads.dense import Dense
 
-FAULTS = ("none", "wrong", "segfault", "hang", "instantiate")
+FAULTS = ("none", "wrong", "segfault", "hang", "instantiate", "alloc")
 
 
 class FaultyDense(Template):
@@ -40,6 +41,10 @@ class FaultyDense(Template):
             a, b, c = (te.reduce_axis((0, big), n) for n in ("ra", "rb", "rc"))
             out = te.compute((m_, n_), lambda i, j: te.sum(
                 data[i, (a + b + c) % k_] * weight[j, (a * 7 + b * 3 + c) % k_], axis=[a, b, c]), name="out")
+        elif fault == "alloc":
+            side = 1 << 15  # 2**30 floats: 4 GiB (int32 indices)
+            tmp = te.compute((side, side), lambda i, j: data[i % m_, j % k_] * 2.0, name="tmp")
+            out = te.compute((m_, n_), lambda i, j: tmp[i * 32749 % side, j * 16381 % side] + weight[j, 0], name="out")
         elif fault == "segfault":
             far = tvm.tirx.const(1 << 44, "int64")
             out = te.compute((m_, n_), lambda i, j: data[i + far, j % k_] * weight[j, 0], name="out")

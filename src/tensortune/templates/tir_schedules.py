@@ -178,6 +178,27 @@ def trace_with(sketches: list[dict[str, Any]], values: dict[str, Any]) -> Any:
     return tj
 
 
+def config_of_trace(sketches: list[dict[str, Any]], space: SearchSpace, trace: Any) -> Any:
+    """The config of ``space`` whose schedule is ``trace`` (a measured schedule's trace, e.g. from a
+    MetaSchedule database), or None when no sketch of the group has its instructions or a decision is
+    not among the knob's options."""
+    tj = _py(trace.as_json(remove_postproc=True))
+    values: dict[str, Any] = {}
+    for si in sketch_group(sketches):
+        s = sketches[si]
+        if s["trace"][0] != tj[0] or len(tj[1]) != len(s["knobs"]):
+            continue
+        values = {"sketch": si}
+        for j, k in enumerate(s["knobs"]):
+            dec = tj[1][j][1]
+            values[f"d{j}.{k['kind']}"] = tuple(dec) if isinstance(dec, list) else dec
+        try:
+            return space.from_json(values)
+        except (KeyError, ValueError, IndexError):
+            return None
+    return None
+
+
 def _tile_extents(mod: Any, trace: Any) -> list[int]:
     """Extents of the loops the trace's SamplePerfectTile instructions tile, in order (by replay)."""
     from tvm import s_tir

@@ -27,6 +27,10 @@ class MeasureGuard:
                 out.append(c)
         return out
 
+    def mark(self, configs: Iterable[Config]) -> None:
+        """Count ``configs`` as measured (measured elsewhere, e.g. in a database being resumed)."""
+        self.measured.update(self.space.index_of(c) for c in configs)
+
     def seen(self, config: Config) -> bool:
         return self.space.index_of(config) in self.measured
 

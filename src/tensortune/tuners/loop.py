@@ -4,16 +4,20 @@ Algorithms are ask/tell state machines (``SearchStrategy``); they never own the 
 batch is committed to storage before the next batch is proposed, so a killed run loses at most the
 batch in flight, and running the same command again resumes: the run's records are replayed through
 ``tell`` and no stored config is measured again.
+
+A run holds its lease while it tunes (a second process on the same run is refused, or waits), and
+its search space and measurement protocol are checked against those it was stored with.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tensortune.core.values import ErrorKind, MeasureInput, Measurer, MeasureResult, Task
+from tensortune.core.values import ErrorKind, MeasureInput, Measurer, MeasureResult, Task, measurer_protocol
 from tensortune.space import Config
 from tensortune.storage.records import TuningRecord
 from tensortune.storage.sqlite import SQLiteStorage
@@ -85,7 +89,8 @@ class Tuner:
     def __init__(self, task: Task, strategy: SearchStrategy, measurer: Measurer, storage: SQLiteStorage,
                  budget: Budget, *, tuner_name: str | None = None, seed: int = 0, run_id: str | None = None,
                  batch_size: int = 16, callbacks: list[Callback] | None = None, progress: bool = False,
-                 remeasure_best: bool = True, initial_configs: list[Config] | None = None) -> None:
+                 remeasure_best: bool = True, initial_configs: list[Config] | None = None,
+                 wait: bool | float = False) -> None:
         if batch_size < 1:
             raise ValueError("batch size must be at least 1")
         self.task = task
@@ -103,6 +108,10 @@ class Tuner:
         # measured first, before the strategy is asked (a warm start, like Optuna's enqueue_trial);
         # skipped when already measured, e.g. on resume
         self.initial_configs = list(initial_configs or [])
+        self.wait = wait  # for the run's lease, when another process holds it: False, True or seconds
+        self.protocol = measurer_protocol(measurer)
+        self.fingerprint = {"space": task.space.fingerprint(),
+                            "protocol": hashlib.sha256(json.dumps(self.protocol, sort_keys=True).encode()).hexdigest()[:16]}
 
     def _throughput(self, r: MeasureResult | TuningRecord) -> float:
         return self.task.flops / r.cost if r.ok and r.cost > 0 else 0.0
@@ -113,7 +122,8 @@ class Tuner:
             task_key=self.task.key, task_name=self.task.name, target_key=self.task.target_json,
             config=sp.to_json(cfg), config_index=sp.index_of(cfg), costs=r.costs, error=r.error, message=r.message,
             tuner=self.tuner_name, run_id=self.run_id, seed=self.seed, kind=kind, flops=self.task.flops,
-            build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp, extra=dict(r.extra))
+            build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp,
+            extra={**r.extra, "fingerprint": self.fingerprint})
 
     def _restore(self, s: TuneSummary) -> tuple[set[int], int]:
         """Replay this run's stored trials; return measured config indices and trials since the best."""
@@ -147,6 +157,11 @@ class Tuner:
         return measured, since_best
 
     def run(self) -> TuneSummary:
+        with self.storage.lease(self.run_id, self.wait):
+            self.storage.check_run(self.run_id, self.fingerprint["space"], self.protocol)
+            return self._run()
+
+    def _run(self) -> TuneSummary:
         s = TuneSummary(self.task, self.tuner_name, self.run_id, self.seed)
         start = time.perf_counter()
         measured, since_best = self._restore(s)

@@ -3,17 +3,43 @@
 The function lives in a task file (``<task dir>/<key>.json``, written by
 :func:`tensortune.models.tasks.save_task`) so that worker processes can rebuild the workload from its
 key ``tir:<key>``. The task directory is ``$TENSORTUNE_TASK_DIR`` or ``~/.cache/tensortune/tasks``.
+
+A key is the content hash of its function (16 hex digits, see ``models.tasks.task_key``): a key that
+is anything else (``../x``) is refused before any path is made of it, and a task file is loaded
+only if its function hashes to its key, so an edited or swapped file is never compiled and run.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import numpy as np
+
+_KEY = re.compile(r"[0-9a-f]{16}")
+
+
+class TaskFileError(ValueError):
+    """A task file is missing, or does not hold the function its key names."""
+
+
+def check_task_key(key: str) -> str:
+    if not _KEY.fullmatch(key):
+        raise ValueError(f"invalid TIR task key {key[:40]!r} (16 hex digits expected)")
+    return key
+
+
+def function_key(mod: Any) -> str:
+    """The content key of a task's module: its structural hash, hashed to 16 hex digits."""
+    import hashlib
+
+    import tvm_ffi
+
+    return hashlib.sha256(str(tvm_ffi.structural_hash(mod)).encode()).hexdigest()[:16]
 
 
 def task_dir() -> str:
@@ -24,6 +50,9 @@ def task_dir() -> str:
 class TirWorkload:
     task_key: str
     op: str = "tir"
+
+    def __post_init__(self) -> None:
+        check_task_key(self.task_key)
 
     @property
     def key(self) -> str:
@@ -39,14 +68,23 @@ class TirWorkload:
             with open(self.path) as f:
                 return json.load(f)
         except FileNotFoundError:
-            raise ValueError(f"task file {self.path} is missing (extract the model's tasks first, "
-                             "or set TENSORTUNE_TASK_DIR)") from None
+            raise TaskFileError(f"task file {self.path} is missing (extract the model's tasks first, "
+                                "or set TENSORTUNE_TASK_DIR)") from None
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise TaskFileError(f"task file {self.path} is unreadable ({e})") from None
 
     @cached_property
     def mod(self) -> Any:
         import tvm
 
-        return tvm.ir.load_json(self._data["mod"])
+        try:
+            mod = tvm.ir.load_json(self._data["mod"])
+        except Exception as e:
+            raise TaskFileError(f"task file {self.path} does not hold a TVM module ({type(e).__name__})") from None
+        if function_key(mod) != self.task_key:
+            raise TaskFileError(f"task file {self.path} was changed: its function does not hash to its key "
+                                f"{self.task_key}; delete it and rerun to extract the task again")
+        return mod
 
     @property
     def name(self) -> str:
