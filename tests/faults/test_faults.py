@@ -366,3 +366,22 @@ def test_import_key_cannot_escape_the_task_dir(tmp_path, tagged):
     db = tmp_path / "i.db"
     r = tagged.run(["import", str(f), "--db", str(db)])
     assert r.returncode == 2 and "invalid TIR task key" in r.stderr and not db.exists()
+
+
+def test_sigterm_cleans_up_workers_and_temporary_directories(tmp_path, tagged, report):
+    db = str(tmp_path / "t.db")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    p = tagged.popen(["tune", "--conv", "16,14,14,32,3,1,1", "--repeat", "3", "--min-repeat-ms", "60", "--no-progress",
+                      "--tuner", "random", "--trials", "64", "--batch-size", "4", "--db", db], env={"TMPDIR": str(tmp)})
+    deadline = time.time() + 120
+    while time.time() < deadline and len(trials(db)) < 4:
+        time.sleep(0.1)
+    os.kill(p.pid, signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    left = tagged.left(5.0)
+    dirs = [d.name for d in tmp.iterdir() if d.name.startswith("tensortune-build-")]
+    report("SIGTERM mid-run", 1, 0, 0, _dups(trials(db)), len(left), err.strip().splitlines()[-1])
+    assert p.returncode == 143 and "terminated" in err and "rerun to resume" in err
+    assert not left and not dirs, (left, dirs)
+    assert len(trials(db)) % 4 == 0  # whole batches only

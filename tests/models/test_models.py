@@ -607,3 +607,28 @@ def test_blocked_model_tunes_builds_and_matches_pytorch(task_env) -> None:
         assert err < 1e-3, name
     # profile and build read the same layout back
     assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW8c", "--db", str(task_env / "t.db")]) == 0
+
+
+@pytest.mark.slow
+def test_whole_model_time_limit_stops_tuning(task_env) -> None:
+    from helpers import LandscapeMeasurer  # no kernels are built: the limit is the loop's, not the measurer's
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import tune_model
+    from tensortune.models.importer import load_model
+    from tensortune.storage import SQLiteStorage
+
+    class Slow(LandscapeMeasurer):
+        def measure(self, inputs):
+            import time
+
+            time.sleep(0.05 * len(inputs))
+            return [type(r)(costs=(1e-3,)) for r in super().measure(inputs)]
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    res = tune_model(m, default_cpu_target(), measurer=Slow((0,)), storage=SQLiteStorage(str(task_env / "t.db")),
+                     trials=10_000, round_size=8, time_limit=3.0)
+    assert "time limit of 3 s reached" in res.stop_reason
+    assert 0 < res.trials < 10_000
