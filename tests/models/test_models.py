@@ -612,7 +612,6 @@ def test_blocked_model_tunes_builds_and_matches_pytorch(task_env) -> None:
 @pytest.mark.slow
 def test_whole_model_time_limit_stops_tuning(task_env) -> None:
     from helpers import LandscapeMeasurer  # no kernels are built: the limit is the loop's, not the measurer's
-
     from tensortune.core.targets import default_cpu_target
     from tensortune.models.flow import tune_model
     from tensortune.models.importer import load_model
