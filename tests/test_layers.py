@@ -17,6 +17,7 @@ FLOORS: dict[str, int] = {
     "templates": 4,
     "measure": 5,
     "storage": 6, "features": 6,
+    "transfer": 7,
     "strategies": 7,
     "tuners": 8,
     "integrations": 9,

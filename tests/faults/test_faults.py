@@ -272,7 +272,7 @@ def test_two_processes_on_one_run(tmp_path, tagged, report):
 def test_measure_lock_serialises_two_measurers(tmp_path, tagged):
     code = textwrap.dedent("""
         import sys, time
-        from tensortune.storage.lease import measure_lock
+        from tensortune.core.leases import measure_lock
         lk = measure_lock(); lk.acquire(wait=True)
         print(time.time(), flush=True); time.sleep(1.0); print(time.time(), flush=True)
         lk.release()

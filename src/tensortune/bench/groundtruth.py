@@ -64,8 +64,10 @@ def machine_description() -> dict[str, Any]:
         mem_gb = round(psutil.virtual_memory().total / 2**30, 1)
     except Exception:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": mem_gb, "os": platform.platform(),
-            "python": platform.python_version(), "tvm": tvm_version}
+    from tensortune.core.targets import llvm_cpu_name
+
+    return {"cpu": cpu, "llvm_cpu": llvm_cpu_name(), "cores": os.cpu_count(), "memory_gib": mem_gb,
+            "os": platform.platform(), "python": platform.python_version(), "tvm": tvm_version}
 
 
 @dataclass

@@ -14,6 +14,11 @@ from typing import Any
 from tensortune.bench.traces import RunTrace
 
 
+class BenchInputError(ValueError):
+    """A benchmark cannot run as asked (another run's results file, a missing optional dependency):
+    the command reports it as one line, exit status 2."""
+
+
 class ResultsFile:
     def __init__(self, path: Path, config: dict[str, Any], command: str, sections: tuple[str, ...] = ()) -> None:
         self.path = path
@@ -26,7 +31,7 @@ class ResultsFile:
                     old.setdefault(k, [])
                 self.doc = old  # resume: keep what is done
             else:
-                raise ValueError(f"{path} holds a benchmark with other settings; use another --out or delete it")
+                raise BenchInputError(f"{path} holds a benchmark with other settings; use another --out or delete it")
 
     def has_trace(self, tuner: str, layer: str, seed: int) -> bool:
         return any(t["tuner"] == tuner and t["layer"] == layer and t["seed"] == seed for t in self.doc["traces"])

@@ -21,6 +21,7 @@ import numpy as np
 
 from tensortune.accel.vta import ConvShape, VtaHardware, evaluate
 from tensortune.bench.report import table
+from tensortune.bench.results import BenchInputError
 from tensortune.core.stats import median
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -68,7 +69,7 @@ def run_zigzag(out: Path, command: str = "", layers: tuple[int, ...] = LAYERS) -
     try:
         import zigzag.api  # noqa: F401
     except ImportError:
-        raise ValueError("ZigZag is not installed here; `pip install zigzag-dse six` (it pins its own stack, "
+        raise BenchInputError("ZigZag is not installed here; `pip install zigzag-dse six` (it pins its own stack, "
                          "so a separate virtual environment is best) and run this again") from None
     from tensortune.workloads.layer_tables import MODELS
 

@@ -97,6 +97,23 @@ def cmd_bench_ml2tuner(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_transfer(args: argparse.Namespace) -> int:
+    from tensortune.bench.transfer import TransferConfig, run_transfer, write_transfer_report
+
+    try:
+        cfg = TransferConfig(layers=_names(args.layers), recipes=_names(args.recipes), seeds=ints(args.seeds, "--seeds"),
+                             trials=args.trials)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    out = Path(args.out)
+    try:
+        doc = run_transfer(cfg, out, command=_command_line(), progress=not args.no_progress)
+    except ValueError as e:  # a results.json of other settings
+        raise UserError(str(e)) from None
+    print(f"report: {write_transfer_report(doc, out)}")
+    return 0
+
+
 def cmd_bench_zigzag(args: argparse.Namespace) -> int:
     from tensortune.bench.zigzag import run_zigzag
 

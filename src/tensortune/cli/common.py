@@ -24,6 +24,8 @@ def open_storage(path: str, readonly: bool = False) -> Any:
     """The records database at ``path`` (a plain file path: '?' or '#' in it are part of the name)."""
     from tensortune.storage import SQLiteStorage
 
+    if path == ":memory:":  # a file of that name: records are never kept only in memory
+        path = os.path.join(".", path)
     p = Path(path)
     if p.exists() and p.is_dir():
         raise UserError(f"database {path} is a directory")

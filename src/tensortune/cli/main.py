@@ -17,9 +17,11 @@ import threading
 # next measurement uses; set before those libraries load.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from tensortune.bench.results import BenchInputError  # noqa: E402
 from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_bench,
     cmd_bench_ml2tuner,
+    cmd_bench_transfer,
     cmd_bench_vta_arco,
     cmd_bench_zigzag,
     cmd_groundtruth,
@@ -68,6 +70,8 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--rpc-parallel", type=int, default=1, help="devices leased from the tracker at once")
     p.add_argument("--memory-limit", type=int, metavar="MB", help="address-space limit of each build and run worker "
                    "(default: half of this machine's memory, at least 2048); a config past it is stored as OUT_OF_MEMORY")
+    p.add_argument("--no-transfer", action="store_true", help="model-based recipes: learn only from this task's "
+                   "own measurements (default: also from every other task of the same template in --db)")
     p.add_argument("--wait", action="store_true", help="if another process is tuning the same run, wait for it "
                    "(default: refuse at once)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -186,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--no-progress", action="store_true")
     bn.set_defaults(func=cmd_bench)
     suites = bn.add_subparsers(dest="suite", metavar="[SUITE]",
-                               help="another suite instead of the ground-truth layers: vta-arco, ml2tuner, zigzag")
+                               help="another suite instead of the ground-truth layers: vta-arco, ml2tuner, transfer, zigzag")
     va = suites.add_parser("vta-arco", help="ARCO vs Chameleon vs AutoTVM on the VTA-like accelerator; whole-model "
                                             "co-design (arco, arco-hier) against the exhaustive optimum")
     va.add_argument("--trials", type=int, default=128, help="measurements per layer, tuner and seed")
@@ -209,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
     ml.add_argument("--out", default="results/ml2tuner", help="report, plot and results.json (rerun resumes)")
     ml.add_argument("--no-progress", action="store_true")
     ml.set_defaults(func=cmd_bench_ml2tuner)
+    tf = suites.add_parser("transfer", help="leave-one-layer-out transfer learning on the ground-truth tables (replay)")
+    tf.add_argument("--layers", default="L1,L2,L7,L8", help="layers with a table; each is held out in turn")
+    tf.add_argument("--recipes", default="autotvm,chameleon", help="model-based recipes")
+    tf.add_argument("--seeds", default="0,1,2,3,4,5,6,7,8")
+    tf.add_argument("--trials", type=int, default=200, help="measurements per run")
+    tf.add_argument("--out", default="results/transfer", help="report.md and results.json (rerun resumes)")
+    tf.add_argument("--no-progress", action="store_true")
+    tf.set_defaults(func=cmd_bench_transfer)
     zz = suites.add_parser("zigzag", help="the VTA model's best cycles per layer against ZigZag's (needs zigzag-dse)")
     zz.add_argument("--out", default="results/vta-zigzag", help="report.md and results.json")
     zz.set_defaults(func=cmd_bench_zigzag)
@@ -230,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
         return int(args.func(args) or 0)
-    except (UserError, StorageError) as e:  # bad input or an unusable database; other errors are bugs
+    except (UserError, StorageError, BenchInputError) as e:  # bad input or an unusable file; other errors are bugs
         sys.stderr.write(f"tensortune: error: {e}\n")
         return 2
     except DeviceError as e:

@@ -123,8 +123,9 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
 
     def on_round(k: int, row: Any, spent: int) -> None:
         if not args.no_progress:
+            learned = f"  (+{row.transfer_records} records of other tasks)" if row.transfer_records else ""
             con.print(f"  round {k:3d}: {row.name[:48]:48s} {row.trials:4d} trials  {row.gflops:7.1f} GFLOP/s  "
-                      f"[{spent}/{args.trials}]")
+                      f"[{spent}/{args.trials}]{learned}")
 
     log = os.path.join(work, "tvm.log")
     con.print(f"TVM's own log lines go to {log}")
@@ -132,9 +133,15 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
         res = tune_model(model, target, measurer=measurer, storage=storage, recipe=args.tuner, trials=args.trials,
                          allocator=args.allocator, round_size=args.round_size, seed=args.seed,
                          batch_size=args.batch_size, use_templates=not args.no_templates, conv_space=args.conv_space,
-                         on_round=on_round, time_limit=args.time_limit, wait=args.wait)
+                         on_round=on_round, time_limit=args.time_limit, wait=args.wait,
+                         transfer=not args.no_transfer)
     if res.stop_reason:
         con.print(f"tuning stopped: {res.stop_reason}")
+    learned = [r.transfer_records for r in res.rows if r.transfer_records]
+    if args.no_transfer:
+        con.print("transfer: off (--no-transfer)")
+    elif learned:
+        con.print(f"transfer: {len(learned)} tasks learned from other tasks' records (up to {max(learned)} records)")
     render_tasks(con, res)
     try:
         rep, built = evaluate(model, target, res, compare=compare, work_dir=work, storage=storage, recipe=args.tuner,

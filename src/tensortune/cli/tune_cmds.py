@@ -125,6 +125,19 @@ def _whole_model(args: argparse.Namespace) -> bool:
     return args.model not in BUILTIN or args.target == "llvm"
 
 
+def _prior(args: argparse.Namespace, storage: Any, task: Task, con: Any) -> Any:
+    """The transfer prior from the database's other tasks (model-based recipes, unless --no-transfer)."""
+    from tensortune.transfer import TransferPrior
+    from tensortune.tuners.recipes import recipe
+
+    if getattr(args, "no_transfer", False) or recipe(args.tuner).strategy != "model-based":
+        return None
+    prior = TransferPrior.from_storage(storage, task, args.seed)
+    if prior:
+        con.print(f"  transfer: {task.name} learns from {prior.describe()} in {args.db} (--no-transfer: off)")
+    return prior or None
+
+
 def cmd_tune(args: argparse.Namespace) -> int:
     from tensortune.tuners import Tuner, create
 
@@ -145,9 +158,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
     with measurer_for(args, target) as measurer:  # every option checked before the database is touched
         storage = open_storage(args.db)
         for t in tasks:
-            strat = create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
+            prior = _prior(args, storage, t, con)
+            strat = create(args.tuner, t.space, args.seed, task=t, transfer=prior, **_recipe_options(args))
             tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=args.tuner, seed=args.seed,
-                          batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait)
+                          batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait,
+                          initial_configs=prior.initial_configs() if prior else None)
             s = tuner.run()
             summaries.append(s)
             if s.resumed:

@@ -11,6 +11,28 @@ def target_key(target: dict[str, Any]) -> str:
     return json.dumps(target, sort_keys=True, separators=(",", ":"))
 
 
+def llvm_cpu_name() -> str:
+    """LLVM's name for this machine's CPU (``znver5``), or '?' without TVM."""
+    try:
+        from tvm.target import codegen
+
+        return str(codegen.llvm_get_system_cpu())
+    except Exception:  # pragma: no cover - tvm is a dependency
+        return "?"
+
+
+def cpu_model() -> str:
+    """The CPU model as /proc/cpuinfo names it ('' where it cannot be read)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
 def default_cpu_target(num_cores: int | None = None) -> dict:
     """The local CPU as a TVM target dict (host LLVM cpu name, so AVX-512 is used where present)."""
     from tvm.target import codegen

@@ -47,6 +47,27 @@ class XGBoostCostModel:
             d.set_group([len(y)])
         self._booster = xgb.train(self.params, d, num_boost_round=self.num_rounds)
 
+    def fit_groups(self, xs: list[np.ndarray], ys: list[np.ndarray], weights: list[float]) -> None:
+        """Fit on several tasks at once (transfer): each group's targets are normalised by its own best,
+        ranked within its group (rank loss) and weighted by its weight, so tasks with different FLOP
+        counts mix."""
+        keep = [i for i, x in enumerate(xs) if len(x)]
+        if not keep:
+            raise ValueError("cannot fit a cost model on no data")
+        x = np.concatenate([np.asarray(xs[i], dtype=np.float32) for i in keep])
+        parts = []
+        for i in keep:
+            y = np.asarray(ys[i], dtype=np.float64)
+            top = float(np.max(y)) if len(y) else 0.0
+            parts.append(y / top if top > 0 else y)
+        d = xgb.DMatrix(x, label=np.concatenate(parts))
+        if self.loss == "rank":
+            d.set_group([len(xs[i]) for i in keep])
+            d.set_weight(np.array([weights[i] for i in keep], dtype=np.float32))  # one weight per group
+        else:
+            d.set_weight(np.concatenate([np.full(len(xs[i]), weights[i], dtype=np.float32) for i in keep]))
+        self._booster = xgb.train(self.params, d, num_boost_round=self.num_rounds)
+
     def predict(self, x: np.ndarray) -> np.ndarray:
         if self._booster is None:
             raise RuntimeError("cost model used before fit")

@@ -1,6 +1,6 @@
 """TVM measurers: parallel isolated builds, then isolated runs locally or through an RPC tracker.
 
-A local measurer holds the machine's measure lock (``storage/lease.py``) while it builds and times a
+A local measurer holds the machine's measure lock (``core/leases.py``) while it builds and times a
 batch, so two tuning processes on one machine take turns instead of timing on the same cores.
 Builders and runners run under a memory limit (``memory_limit_mb``; default: half of this machine's
 memory, at least 2 GiB), so a kernel or compile that blows up is stored as ``OUT_OF_MEMORY`` and the
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from tensortune.core.values import DeviceError, ErrorKind, MeasureInput, MeasureResult
 from tensortune.measure.workers import CallOutcome, Worker, WorkerPool
-from tensortune.storage.lease import measure_lock
+from tensortune.core.leases import measure_lock
 
 _JOBS = "tensortune.measure.tvm_jobs"
 
@@ -127,9 +127,12 @@ class TvmMeasurer:
 
     def protocol(self) -> dict[str, object]:
         """What decides this measurer's figures (see ``core.values.measurer_protocol``)."""
+        from tensortune.core.targets import cpu_model, llvm_cpu_name
+
+        machine = f"rpc:{self.rpc.key}" if self.rpc else f"{cpu_model()} ({llvm_cpu_name()})"
         return {"measurer": "tvm", "repeat": self.timing.repeat, "min_repeat_ms": self.timing.min_repeat_ms,
                 "build_timeout": self.build_timeout, "run_timeout": self.run_timeout, "threads": self._threads,
-                "device": f"rpc:{self.rpc.key}" if self.rpc else "local"}
+                "device": machine}
 
     # ------------------------------------------------------------------
     def _build(self, inputs: list[MeasureInput]) -> list[dict | MeasureResult]:

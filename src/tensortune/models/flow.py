@@ -39,6 +39,7 @@ class TaskRow:
     best_values: dict[str, Any] | None = None
     errors: int = 0
     seconds: float = 0.0
+    transfer_records: int = 0  # records of other tasks its last round's cost model learned from
 
     @property
     def gflops(self) -> float:
@@ -96,10 +97,13 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
                trials: int = 1000, allocator: str = "gradient", round_size: int = 16, seed: int = 0,
                batch_size: int = 16, use_templates: bool = True, conv_space: str = "full",
                on_round: Callable[[int, TaskRow, int], None] | None = None, time_limit: float | None = None,
-               wait: bool | float = False) -> ModelTuneResult:
+               wait: bool | float = False, transfer: bool = True) -> ModelTuneResult:
     """Tune a whole model's tasks with one shared budget of ``trials`` measurements (and at most
     ``time_limit`` seconds of tuning). The model run holds a lease (a second process on it is refused,
-    or waits with ``wait``); each task's rounds hold that task's run lease as well."""
+    or waits with ``wait``); each task's rounds hold that task's run lease as well. With ``transfer``
+    (model-based recipes), every round's cost model also learns from the other tasks' records in the
+    database (those tuned earlier in this run included), and a task's first round measures the best
+    configs of the most similar tuned tasks first."""
     import hashlib
 
     start = time.perf_counter()
@@ -110,15 +114,19 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
     with storage.lease(model_run, wait):
         return _tune_tasks(rows, tuned, fused, tasks, start, measurer=measurer, storage=storage, recipe=recipe,
                            trials=trials, allocator=allocator, round_size=round_size, seed=seed, batch_size=batch_size,
-                           on_round=on_round, time_limit=time_limit)
+                           on_round=on_round, time_limit=time_limit, transfer=transfer)
 
 
 def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: list[ModelTask], start: float, *,
                 measurer: Any, storage: Any, recipe: str, trials: int, allocator: str, round_size: int, seed: int,
                 batch_size: int, on_round: Callable[[int, TaskRow, int], None] | None,
-                time_limit: float | None) -> ModelTuneResult:
+                time_limit: float | None, transfer: bool = True) -> ModelTuneResult:
+    from tensortune.transfer import TransferPrior
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
+
+    transfer = transfer and recipes.recipe(recipe).strategy == "model-based"
+    cache: dict = {}  # sources whose records did not change since the last round are not re-read
 
     progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]
     alloc = make_allocator(allocator, seed)
@@ -143,10 +151,14 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r, p = tuned[i], progress[i]
         assert r.task is not None
         n = min(round_size, trials - spent, p.space_size - p.trials)
-        strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task)
+        prior = TransferPrior.from_storage(storage, r.task, seed, cache) if transfer else None
+        strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None)
         t0 = time.perf_counter()
+        first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
         s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
-                  run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False).run()
+                  run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
+                  initial_configs=first).run()
+        r.transfer_records = prior.n_records if prior else 0
         r.seconds += time.perf_counter() - t0
         got = s.trials - p.trials
         spent += got

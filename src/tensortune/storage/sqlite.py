@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tensortune.core.values import ErrorKind
-from tensortune.storage.lease import LeaseBusy, run_lease
+from tensortune.core.leases import LeaseBusy, run_lease
 from tensortune.storage.records import TuningRecord
 
 SCHEMA_VERSION = 2
@@ -83,9 +83,30 @@ def _uri(path: Path, readonly: bool) -> str:
     return f"file:{q}?mode=ro" if readonly else f"file:{q}?mode=rwc"
 
 
+class _NoLease:
+    """The lease of a run in an in-memory database: only this process can see it."""
+
+    def release(self) -> None:
+        pass
+
+    def __enter__(self) -> _NoLease:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
 class SQLiteStorage:
+    """Records in the SQLite file at ``path``; ``":memory:"`` (as the string, not a path to a file of
+    that name) keeps them in this process's memory (benchmarks that replay)."""
+
     def __init__(self, path: str | os.PathLike[str], readonly: bool = False) -> None:
+        self.memory = isinstance(path, str) and path == ":memory:"
         self.path = Path(path)
+        if self.memory:
+            self._db = sqlite3.connect(":memory:", isolation_level=None)
+            self._check_and_init(False)
+            return
         if readonly and not self.path.exists():
             raise StorageError(f"database {self.path} does not exist")
         if not readonly and self.path.parent and not self.path.parent.exists():
@@ -130,7 +151,8 @@ class SQLiteStorage:
             raise StorageError(f"{self.path} is empty or not a tensortune database (no records table)")
         if readonly:
             return
-        self._db.execute("PRAGMA journal_mode = WAL")
+        if not self.memory:
+            self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
         with self._tx():
             if version < 2 and "records" in tables:
@@ -175,6 +197,8 @@ class SQLiteStorage:
     def lease(self, run_id: str, wait: bool | float = False) -> Any:
         """Hold ``run_id`` for this process (a context manager); :class:`RunBusyError` if another
         process holds it and ``wait`` is False (or its seconds ran out)."""
+        if self.memory:
+            return _NoLease()
         lock = run_lease(self.path, run_id)
         try:
             lock.acquire(wait)
@@ -262,6 +286,11 @@ class SQLiteStorage:
 
     def count(self, run_id: str, kind: str = "trial") -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM records WHERE run_id=? AND kind=?", (run_id, kind)).fetchone()[0])
+
+    def count_task(self, task_key: str, target_key: str) -> int:
+        """How many records a task has (all runs, all kinds)."""
+        return int(self._db.execute("SELECT COUNT(*) FROM records WHERE task_key=? AND target_key=?",
+                                    (task_key, target_key)).fetchone()[0])
 
     def tasks(self) -> list[tuple[str, str, str]]:
         """(task_key, target_key, task_name) of every task with records."""

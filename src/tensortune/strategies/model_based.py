@@ -8,12 +8,19 @@ a plan has ``plan_size`` configs (AutoTVM's rule: a refit every ``plan_size`` ou
 sampler decides the plan's length itself. ``n_candidates`` is how many scored candidates the explorer
 hands to the sampler.
 
+``encode`` replaces the space's own encoding of configs as the cost model's features (transfer
+learning passes features that mean the same across shapes, ``transfer/features.py``); with
+``plan_first`` the first plan comes from the model before any outcome of its own (the model then
+starts from other tasks' records) instead of random configs.
+
 ``validity`` (ML2Tuner's model V, ``cost_models/validity.py``) makes V a filter stage of any recipe
 (``chameleon+v``): refit every round on all outcomes, it scores configurations it predicts invalid
 below all others while the explorer walks, and removes them from the candidates before sampling.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +36,7 @@ from tensortune.strategies.rounds import Candidates, RoundStrategy
 class ModelBasedStrategy(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
                  plan_size: int = 64, name: str = "model", n_candidates: int | None = None,
-                 validity: ValidityModel | None = None) -> None:
+                 validity: ValidityModel | None = None, encode: Any = None, plan_first: bool = False) -> None:
         super().__init__(space, seed)
         if plan_size < 1:
             raise ValueError("plan_size must be >= 1")
@@ -45,8 +52,12 @@ class ModelBasedStrategy(RoundStrategy):
         self.n_candidates = min(want, max(plan_size, space.size // 20))
         self.name = name
         self.validity = validity
+        self.encode = encode or space.encode_indices
+        self.plan_first = plan_first
 
     def ask(self, n: int) -> list[Config]:
+        if self.plan_first and not self.rounds and not self._plan:
+            self.replan()  # the model starts from the prior: plan before any outcome of our own
         return self.plan_then_random(self._plan, n)
 
     def tell(self, configs: list[Config], throughputs: list[float]) -> None:
@@ -54,8 +65,12 @@ class ModelBasedStrategy(RoundStrategy):
         if not self._plan and len(self.xs) >= self.plan_size and max(self.ys, default=0.0) > 0:
             self.replan()
 
+    def _features(self, cfgs: list[Config]) -> np.ndarray:
+        idx = np.array([c.indices for c in cfgs], dtype=np.int64).reshape(len(cfgs), len(self.space.knobs))
+        return self.encode(idx)
+
     def score(self, idx: np.ndarray) -> np.ndarray:
-        x = self.space.encode_indices(idx)
+        x = self.encode(idx)
         pred = self.model.predict(x)
         if self.validity is not None and self.validity.fitted:
             pred = np.where(self.validity.predict(x), pred, float(np.min(pred, initial=0.0)) - 1.0)
@@ -63,9 +78,9 @@ class ModelBasedStrategy(RoundStrategy):
 
     def refit(self, rnd: Round) -> bool:
         """The cost model (and V) on every outcome."""
-        x = self.space.encode(self.xs)
+        x = self._features(self.xs)
         self.model.fit(x, np.array(self.ys))
-        if self.validity is not None:
+        if self.validity is not None and len(self.ys):
             self.validity.fit(x, np.array(self.ys) > 0)
         return True
 
@@ -80,7 +95,7 @@ class ModelBasedStrategy(RoundStrategy):
     def filter(self, cands: Candidates, rnd: Round) -> Candidates:
         """V removes the candidates it predicts invalid."""
         if self.validity is not None and self.validity.fitted and cands:
-            ok = self.validity.predict(self.space.encode([c for c, _ in cands]))
+            ok = self.validity.predict(self._features([c for c, _ in cands]))
             rnd.rejected = int((~ok).sum())
             cands = [c for c, good in zip(cands, ok, strict=True) if good]
         return cands

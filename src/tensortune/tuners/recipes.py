@@ -64,8 +64,8 @@ def recipe(name: str) -> Recipe:
 
 
 def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> SearchStrategy:
-    """The recipe's strategy. Options: ``plan_size``, ``loss``, ``epsilon`` (model-based), ``task``
-    (ml2tuner), ``n``/``alpha`` (ml2tuner); options a recipe does not use are ignored."""
+    """The recipe's strategy. Options: ``plan_size``, ``loss``, ``epsilon``, ``transfer`` (model-based),
+    ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner); options a recipe does not use are ignored."""
     r = recipe(name)
     if r.strategy == "random":
         from tensortune.strategies.random_search import RandomSearch
@@ -93,7 +93,10 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
 
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
-                          loss: str | None = None, epsilon: float = 0.05, **_: Any) -> SearchStrategy:
+                          loss: str | None = None, epsilon: float = 0.05, transfer: Any = None,
+                          **_: Any) -> SearchStrategy:
+    """``transfer`` (a ``transfer.TransferPrior`` with sources): the cost model is fitted on the other
+    tasks' records and this task's, in transferable features, and plans from the first round."""
     from tensortune.cost_models.registry import make_cost_model
     from tensortune.cost_models.validity import ValidityModel
     from tensortune.explorers.registry import make_explorer
@@ -109,6 +112,11 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
         sampler = make_sampler("confidence", value_fn=explorer.values)  # type: ignore[attr-defined]
     else:
         sampler = make_sampler(r.sampler)
-    return ModelBasedStrategy(space, seed, make_cost_model(r.cost_model, loss=loss or r.loss, seed=seed), explorer,
-                              sampler, plan_size=plan, name=r.name, n_candidates=candidate_factor(r.sampler) * plan,
-                              validity=ValidityModel(seed=seed) if r.validity else None)
+    model = make_cost_model(r.cost_model, loss=loss or r.loss, seed=seed)
+    encode = None
+    if transfer:
+        model, encode = transfer.cost_model(model, plan), transfer.features.encode_indices
+    return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
+                              n_candidates=candidate_factor(r.sampler) * plan,
+                              validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
+                              plan_first=bool(transfer))

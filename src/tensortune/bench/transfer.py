@@ -1,0 +1,129 @@
+"""``tensortune bench transfer``: leave-one-layer-out transfer on the ground-truth tables (replay).
+
+Each held-out layer is tuned from an empty database ("without") and with a transfer prior built from
+the other layers' tables ("with": the cost model learns from them, the first configs are their best
+ones mapped onto the layer's space). The figure per layer, recipe and mode is how many measurements
+a run needs to reach 95% of the table's optimum, median over the seeds, and the best found at the
+budget. Replay answers from the tables, so this measures search efficiency, not this machine; the
+tables say which machine measured them (``machine`` in each table).
+
+Results go to ``results.json`` (a rerun with the same settings resumes) and ``report.md``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tensortune.bench.report import table, write_markdown
+from tensortune.bench.results import ResultsFile
+from tensortune.core.stats import median, trials_to_reach
+
+
+@dataclass
+class TransferConfig:
+    layers: list[str] = field(default_factory=lambda: ["L1", "L2", "L7", "L8"])
+    recipes: list[str] = field(default_factory=lambda: ["autotvm", "chameleon"])
+    seeds: list[int] = field(default_factory=lambda: list(range(9)))
+    trials: int = 200
+    reach: float = 0.95
+
+    def __post_init__(self) -> None:
+        from tensortune.bench.groundtruth import available_tables
+        from tensortune.tuners.recipes import recipe
+
+        have = set(available_tables())
+        missing = [x for x in self.layers if x not in have]
+        if missing or len(self.layers) < 2:
+            raise ValueError(f"transfer needs at least two layers with tables; missing: {missing or 'none'} "
+                             f"(have: {', '.join(sorted(have))})")
+        for r in self.recipes:
+            if recipe(r).strategy != "model-based":
+                raise ValueError(f"{r} is not a model-based recipe (transfer shapes a cost model)")
+        if self.trials < 1 or not self.seeds or not 0 < self.reach <= 1:
+            raise ValueError("transfer needs a positive budget, a seed, and 0 < reach <= 1")
+
+
+def run_one(held: Any, sources: list[Any], recipe: str, seed: int, trials: int, transfer: bool) -> dict[str, Any]:
+    """One replayed run on table ``held``: its best-so-far curve (GFLOP/s) and wall time."""
+    from tensortune.measure.replay import ReplayMeasurer
+    from tensortune.storage import SQLiteStorage
+    from tensortune.transfer import TransferPrior
+    from tensortune.tuners import Budget, Tuner, create
+
+    prior = TransferPrior.from_tables(held.task, sources, seed) if transfer else None
+    t0 = time.perf_counter()
+    strat = create(recipe, held.task.space, seed, transfer=prior or None)
+    with tempfile.TemporaryDirectory(prefix="tensortune-transfer-") as d:
+        s = Tuner(held.task, strat, ReplayMeasurer([held]), SQLiteStorage(Path(d) / "r.db"), Budget(trials=trials),
+                  tuner_name=recipe, seed=seed, remeasure_best=False,
+                  initial_configs=prior.initial_configs() if prior else None).run()
+    return {"curve": [round(v, 4) for v in s.curve], "wall_s": time.perf_counter() - t0,
+            "sources": [src.name for src in prior.sources] if prior else []}
+
+
+def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bool = True) -> dict[str, Any]:
+    from tensortune.bench.groundtruth import load_table
+
+    res = ResultsFile(out / "results.json", asdict(cfg), command, sections=("runs",))
+    tables = {name: load_table(name) for name in cfg.layers}
+    for seed in cfg.seeds:  # seeds outermost, modes interleaved
+        for held in cfg.layers:
+            others = [tables[x] for x in cfg.layers if x != held]
+            for recipe in cfg.recipes:
+                for transfer in (False, True):
+                    if res.find("runs", layer=held, recipe=recipe, seed=seed, transfer=transfer):
+                        continue
+                    r = run_one(tables[held], others, recipe, seed, cfg.trials, transfer)
+                    res.add("runs", {"layer": held, "recipe": recipe, "seed": seed, "transfer": transfer, **r})
+                    if progress:
+                        print(f"  {held} {recipe:10s} seed {seed} {'with' if transfer else 'without'} transfer: "
+                              f"best {r['curve'][-1]:.1f} GFLOP/s", flush=True)
+    res.doc["optimum"] = {name: float(gt.task.flops / np.min(gt.cost[np.isfinite(gt.cost)]) / 1e9)
+                          for name, gt in tables.items()}
+    res.doc["machines"] = {name: gt.meta.get("machine", {}) for name, gt in tables.items()}
+    res.finish()
+    return res.doc
+
+
+def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
+    cfg = doc["config"]
+    reach = cfg["reach"]
+    rows = []
+    for layer in cfg["layers"]:
+        opt = doc["optimum"][layer]
+        for recipe in cfg["recipes"]:
+            cells = [layer, recipe]
+            fig = {}
+            for transfer in (False, True):
+                runs = [r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe and r["transfer"] == transfer]
+                hits = [trials_to_reach(r["curve"], reach * opt) for r in runs]
+                fig[transfer] = median([h if h is not None else float("inf") for h in hits])
+                reached = sum(h is not None for h in hits)
+                best = median([r["curve"][-1] / opt for r in runs])
+                srcs = sorted({s for r in runs for s in r["sources"]})
+                cells += [f"{fig[transfer]:.0f}" if np.isfinite(fig[transfer]) else f"> {cfg['trials']}",
+                          f"{reached}/{len(runs)}", f"{best:.1%}"]
+                if transfer:
+                    cells.append(", ".join(srcs) or "none similar enough")
+            ratio = fig[False] / fig[True] if np.isfinite(fig[False]) and np.isfinite(fig[True]) and fig[True] else None
+            cells.append(f"{ratio:.1f}x" if ratio else "-")
+            rows.append(cells)
+    head = ["held out", "recipe", f"without: to {reach:.0%}", "reached", "best", f"with: to {reach:.0%}", "reached",
+            "best", "sources", "fewer measurements"]
+    machines = {m.get("cpu_model", m.get("cpu", "?")) for m in doc.get("machines", {}).values()}
+    lines = ["# Transfer learning: leave one layer out (ground-truth tables, replay)", "",
+             f"Command: `{doc['command']}`", "",
+             f"Budget {cfg['trials']} measurements, seeds {cfg['seeds']}; figures are medians over seeds of the "
+             f"measurements needed to reach {reach:.0%} of the held-out table's optimum (a run that never does counts "
+             "as infinite), and of the best found at the budget as a share of the optimum. 'With': the cost model "
+             "also learns from the other layers' tables (a source weighs by its shape similarity; a source below "
+             "0.01 is left out) and the first configs are their best ones mapped onto the layer's space. Replay "
+             f"answers from the tables (measured on: {', '.join(sorted(map(str, machines)))}).", "",
+             table(head, rows), ""]
+    return write_markdown(out, lines)

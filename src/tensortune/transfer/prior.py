@@ -1,0 +1,224 @@
+"""What other tasks teach a new one: their measured configs in transferable features, their best
+schedules, and a cost model fitted on them and the task's own outcomes.
+
+A :class:`TransferPrior` is built from a records database (every other task of the same template
+family and target kind, all runs: in a whole-model run, the tasks tuned earlier) or from ground-truth
+tables (replay). It gives
+
+- :meth:`TransferPrior.cost_model`: an XGBoost model fitted on every source task (one rank group per
+  task, targets normalised per task) and the task's own outcomes. A source's weight is its shape
+  similarity (``exp(-d^2 / 8)`` over the shape features; below 0.01 it is left out) over the sum of
+  them, times ``1 / (1 + 8 own / plan_size)``, which falls as the task's own outcomes arrive: rankings
+  transfer better than absolute times, and the task's own records are the truth;
+- :meth:`TransferPrior.initial_configs`: the best configs of the most similar tasks (distance of the
+  shape features) mapped onto the new task's space (per knob, the option whose features are nearest),
+  measured first instead of random ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tensortune.core.values import Task
+from tensortune.space import Config
+from tensortune.transfer.features import TransferFeatures
+
+MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
+SIMILARITY_SCALE = 8.0  # similarity = exp(-squared distance of the shape features / this)
+MIN_SIMILARITY = 0.01  # a source less similar than this teaches nothing (AlexNet's 11x11/4 stem vs 3x3 convs)
+
+
+@dataclass
+class Source:
+    name: str
+    shape: np.ndarray
+    x: np.ndarray  # transferable features of its measured configs
+    y: np.ndarray  # their throughputs (0 for a failed measurement)
+
+
+class TransferPrior:
+    def __init__(self, task: Task, sources: list[Source]) -> None:
+        self.task = task
+        self.features = TransferFeatures(task)
+        sims = [float(np.exp(-np.sum((s.shape - self.features.shape) ** 2) / SIMILARITY_SCALE)) for s in sources]
+        keep = [i for i, v in enumerate(sims) if v >= MIN_SIMILARITY]
+        self.sources = [sources[i] for i in keep]
+        self.similarity = [sims[i] for i in keep]  # weights of the sources in the cost model
+
+    @property
+    def n_records(self) -> int:
+        return sum(len(s.y) for s in self.sources)
+
+    def __bool__(self) -> bool:
+        return bool(self.sources)
+
+    def describe(self) -> str:
+        return f"{self.n_records} records of {len(self.sources)} other task(s)"
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_storage(cls, storage: Any, task: Task, seed: int = 0, cache: dict | None = None) -> TransferPrior:
+        """Every other task's records in ``storage`` with the same template family and target kind.
+        ``cache`` (a dict kept by the caller) saves re-reading a source whose records did not change."""
+        own = TransferFeatures(task)
+        kind = task.target.get("kind")
+        by_task: dict[tuple[str, str], list[Any]] = {}
+        for task_key, target_key, _name in storage.tasks():
+            if task_key == task.key:
+                continue
+            template = task_key.split("|", 1)[0]
+            if template.removesuffix("-small") != own.signature[0]:
+                continue
+            try:
+                if json.loads(target_key).get("kind") != kind:
+                    continue
+            except ValueError:
+                continue
+            by_task[(task_key, target_key)] = []
+        sources = []
+        rng = np.random.default_rng(seed)
+        for (task_key, target_key), _ in by_task.items():
+            n = storage.count_task(task_key, target_key)
+            ck = (task_key, target_key, own.signature)
+            hit = cache.get(ck) if cache is not None else None
+            if hit is not None and hit[0] == n:
+                if hit[1] is not None:
+                    sources.append(hit[1])
+                continue
+            src = cls._source(storage, task_key, target_key, own, rng)
+            if cache is not None:
+                cache[ck] = (n, src)
+            if src is not None:
+                sources.append(src)
+        return cls(task, sources)
+
+    @staticmethod
+    def _source(storage: Any, task_key: str, target_key: str, own: TransferFeatures,
+                rng: np.random.Generator) -> Source | None:
+        from tensortune.templates import make_task
+        from tensortune.workloads import workload_from_key
+
+        template, wl_key = task_key.split("|", 1)
+        try:
+            other = make_task(workload_from_key(wl_key), template, json.loads(target_key), task_key)
+            feats = TransferFeatures(other)
+            if feats.signature != own.signature:
+                return None
+        except Exception:  # a task whose workload or template this version cannot rebuild
+            return None
+        values, ys, seen = [], [], set()
+        for r in storage.records(task_key, target_key):
+            if r.kind not in ("trial", "remeasure") or r.config_index in seen:
+                continue
+            seen.add(r.config_index)
+            values.append(r.config)
+            ys.append(other.flops / r.cost if r.ok and r.cost > 0 else 0.0)
+        x, y = _encode(feats, values, np.array(ys))
+        if len(y) and np.max(y) > 0:
+            return _capped(Source(other.name or task_key, feats.shape, x, y), rng)
+        return None
+
+    @classmethod
+    def from_tables(cls, task: Task, tables: Iterable[Any], seed: int = 0) -> TransferPrior:
+        """Ground-truth tables (``bench/groundtruth.py``) of other layers as the sources."""
+        own = TransferFeatures(task)
+        rng = np.random.default_rng(seed)
+        sources = []
+        for gt in tables:
+            if gt.task.key == task.key:
+                continue
+            feats = TransferFeatures(gt.task)
+            if feats.signature != own.signature:
+                continue
+            y = np.where(np.isfinite(gt.cost) & (gt.cost > 0), gt.task.flops / np.where(gt.cost > 0, gt.cost, 1.0), 0.0)
+            pick = rng.permutation(len(y))[:MAX_ROWS_PER_SOURCE]
+            x = feats.encode_indices(np.array([gt.task.space.config(int(i)).indices for i in gt.index[pick]]))
+            sources.append(Source(gt.task.name or gt.task.key, feats.shape, x, y[pick]))
+        return cls(task, sources)
+
+    # ------------------------------------------------------------------ using
+    def cost_model(self, base: Any, plan_size: int) -> PriorCostModel:
+        return PriorCostModel(base, self, plan_size)
+
+    def initial_configs(self, k: int = 8, per_source: int = 2) -> list[Config]:
+        """Up to ``k`` valid configs of this task's space: the best configs of the nearest sources,
+        mapped knob by knob onto the nearest option."""
+        space = self.task.space
+        own = self.features
+        order = [self.sources[i] for i in np.argsort(-np.array(self.similarity), kind="stable")]
+        out: list[Config] = []
+        seen: set[int] = set()
+        n_shape = len(own.shape)
+        for src in order:
+            taken = 0
+            for i in np.argsort(-src.y, kind="stable"):
+                if src.y[i] <= 0 or taken >= per_source or len(out) >= k:
+                    break
+                cfg = _nearest(own, src.x[i, n_shape:])
+                idx = space.index_of(cfg)
+                if idx in seen or not space.is_valid(cfg):
+                    continue
+                seen.add(idx)
+                out.append(cfg)
+                taken += 1
+            if len(out) >= k:
+                break
+        return out
+
+
+class PriorCostModel:
+    """A cost model fitted on the prior's sources and the task's own outcomes (see the module doc)."""
+
+    def __init__(self, base: Any, prior: TransferPrior, plan_size: int) -> None:
+        self.base = base
+        self.prior = prior
+        self.plan_size = max(plan_size, 1)
+
+    @property
+    def fitted(self) -> bool:
+        return self.base.fitted
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> None:
+        decay = 1.0 / (1.0 + 8.0 * len(y) / self.plan_size)
+        total = sum(self.prior.similarity) or 1.0
+        xs = [s.x for s in self.prior.sources] + [np.asarray(x)]
+        ys = [s.y for s in self.prior.sources] + [np.asarray(y)]
+        self.base.fit_groups(xs, ys, [decay * v / total for v in self.prior.similarity] + [1.0])
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return self.base.predict(x)
+
+
+def _encode(feats: TransferFeatures, values: list[dict], y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    rows, keep = [], []
+    for i, v in enumerate(values):
+        try:
+            rows.append(feats.space.from_json(v).indices)
+            keep.append(i)
+        except (KeyError, ValueError):
+            continue
+    idx = np.array(rows, dtype=np.int64).reshape(len(rows), len(feats.space.knobs))
+    return feats.encode_indices(idx), y[keep]
+
+
+def _capped(src: Source, rng: np.random.Generator) -> Source:
+    if len(src.y) <= MAX_ROWS_PER_SOURCE:
+        return src
+    pick = rng.permutation(len(src.y))[:MAX_ROWS_PER_SOURCE]
+    return Source(src.name, src.shape, src.x[pick], src.y[pick])
+
+
+def _nearest(own: TransferFeatures, knob_features: np.ndarray) -> Config:
+    """The config of ``own``'s space whose knob features are nearest, knob by knob."""
+    out, col = [], 0
+    for table in own._tables:  # noqa: SLF001 - the per-knob feature tables are this package's own
+        w = table.shape[1]
+        want = knob_features[col: col + w]
+        out.append(int(np.argmin(np.sum((table - want) ** 2, axis=1))))
+        col += w
+    return Config(tuple(out))

@@ -1,0 +1,90 @@
+"""Transfer learning: features that mean the same across shapes, a prior from tables or a database,
+schedule transfer, and a held-out layer that reaches 95% of its optimum sooner with transfer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tensortune.core.stats import median, trials_to_reach
+
+
+@pytest.fixture(scope="module")
+def tables():
+    from tensortune.bench.groundtruth import load_table
+
+    return {name: load_table(name) for name in ("L1", "L2", "L7", "L8")}
+
+
+def test_features_share_columns_across_shapes(tables):
+    from tensortune.transfer import TransferFeatures
+
+    feats = {k: TransferFeatures(gt.task) for k, gt in tables.items()}
+    assert len({f.signature for f in feats.values()}) == 1  # one template: one set of columns
+    assert len({f.width for f in feats.values()}) == 1
+    f8 = feats["L8"]
+    idx = np.array([c.indices for c in tables["L8"].task.space.sample(5, np.random.default_rng(0))])
+    x = f8.encode_indices(idx)
+    assert x.shape == (5, f8.width)
+    assert np.allclose(x[:, : len(f8.shape)], f8.shape)  # the shape columns
+    # a split factor's fraction of its extent: the fractions of one knob multiply to 1
+    k = next(i for i, kn in enumerate(f8.space.knobs) if kn.kind == "split")
+    col = len(f8.shape) + sum(t.shape[1] for t in f8._tables[:k])
+    fracs = x[:, col + 1: col + f8._tables[k].shape[1]: 2]
+    assert np.allclose(np.prod(fracs, axis=1) * np.prod(f8.space.knobs[k].options[0]) ** (fracs.shape[1] - 1), 1.0)
+
+
+def test_dissimilar_sources_are_left_out_and_transferred_configs_are_valid(tables):
+    from tensortune.transfer import TransferPrior
+
+    p8 = TransferPrior.from_tables(tables["L8"].task, [tables[x] for x in ("L1", "L2", "L7")])
+    assert {s.name for s in p8.sources} >= {tables["L2"].task.name, tables["L7"].task.name}
+    assert tables["L1"].task.name not in {s.name for s in p8.sources}  # AlexNet's 11x11/4 stem teaches a 3x3 nothing
+    first = p8.initial_configs(8)
+    sp = tables["L8"].task.space
+    assert 1 <= len(first) <= 8 and all(sp.is_valid(c) for c in first) and len(set(first)) == len(first)
+    p1 = TransferPrior.from_tables(tables["L1"].task, [tables[x] for x in ("L2", "L7", "L8")])
+    assert not p1 and p1.initial_configs() == []
+
+
+def test_prior_from_a_database_of_other_tasks(tables, tmp_path):
+    from tensortune.measure.replay import ReplayMeasurer
+    from tensortune.storage import SQLiteStorage
+    from tensortune.transfer import TransferPrior
+    from tensortune.tuners import Budget, Tuner, create
+
+    db = SQLiteStorage(tmp_path / "r.db")
+    gt7 = tables["L7"]
+    Tuner(gt7.task, create("random", gt7.task.space, 0), ReplayMeasurer([gt7]), db, Budget(trials=48), seed=0).run()
+    prior = TransferPrior.from_storage(db, tables["L8"].task)
+    assert len(prior.sources) == 1 and prior.n_records == 48
+    assert not TransferPrior.from_storage(db, gt7.task)  # a task's own records are not its prior
+
+
+@pytest.mark.slow
+def test_held_out_layer_reaches_95_percent_sooner_with_transfer(tables, tmp_path):
+    """The conformance criterion: from three tables, autotvm reaches 95% of the fourth table's optimum
+    in fewer measurements (median over 9 seeds) than without transfer."""
+    from tensortune.bench.transfer import run_one
+
+    held, sources = tables["L8"], [tables[x] for x in ("L1", "L2", "L7")]
+    opt = held.task.flops / float(np.min(held.cost[np.isfinite(held.cost)])) / 1e9
+    reach = {}
+    for transfer in (False, True):
+        hits = [trials_to_reach(run_one(held, sources, "autotvm", seed, 128, transfer)["curve"], 0.95 * opt)
+                for seed in range(9)]
+        reach[transfer] = median([h if h is not None else float("inf") for h in hits])
+    assert reach[True] < reach[False], reach
+
+
+def test_cli_prints_what_it_learned_from(tmp_path, capsys):
+    from tensortune.cli.main import main
+
+    db = str(tmp_path / "v.db")
+    base = ["tune", "--target", "vta-sim", "--tuner", "autotvm", "--trials", "32", "--no-progress", "--db", db]
+    assert main([*base, "--layer", "resnet18:6"]) == 0
+    assert "transfer:" not in capsys.readouterr().out  # nothing to learn from yet
+    assert main([*base, "--layer", "resnet18:7"]) == 0
+    assert "learns from 32 records of 1 other task(s)" in capsys.readouterr().out
+    assert main([*base, "--layer", "resnet18:8", "--no-transfer"]) == 0
+    assert "transfer:" not in capsys.readouterr().out
