@@ -17,9 +17,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+from tensortune.core.leases import measure_lock
 from tensortune.core.values import DeviceError, ErrorKind, MeasureInput, MeasureResult
 from tensortune.measure.workers import CallOutcome, Worker, WorkerPool
-from tensortune.core.leases import measure_lock
 
 _JOBS = "tensortune.measure.tvm_jobs"
 

@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tensortune.core.values import ErrorKind
 from tensortune.core.leases import LeaseBusy, run_lease
+from tensortune.core.values import ErrorKind
 from tensortune.storage.records import TuningRecord
 
 SCHEMA_VERSION = 2
