@@ -31,6 +31,8 @@ from tensortune.transfer.features import TransferFeatures
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 SIMILARITY_SCALE = 8.0  # similarity = exp(-squared distance of the shape features / this)
 MIN_SIMILARITY = 0.01  # a source less similar than this teaches nothing (AlexNet's 11x11/4 stem vs 3x3 convs)
+# templates whose knobs are one task's own decisions (MetaSchedule's sketch traces): nothing to share
+NO_TRANSFER = ("ms-space.llvm",)
 
 
 @dataclass
@@ -66,6 +68,8 @@ class TransferPrior:
         """Every other task's records in ``storage`` with the same template family and target kind.
         ``cache`` (a dict kept by the caller) saves re-reading a source whose records did not change."""
         own = TransferFeatures(task)
+        if task.template in NO_TRANSFER:
+            return cls(task, [])
         kind = task.target.get("kind")
         by_task: dict[tuple[str, str], list[Any]] = {}
         for task_key, target_key, _name in storage.tasks():
@@ -84,22 +88,20 @@ class TransferPrior:
         rng = np.random.default_rng(seed)
         for (task_key, target_key), _ in by_task.items():
             n = storage.count_task(task_key, target_key)
-            ck = (task_key, target_key, own.signature)
-            hit = cache.get(ck) if cache is not None else None
-            if hit is not None and hit[0] == n:
-                if hit[1] is not None:
-                    sources.append(hit[1])
-                continue
-            src = cls._source(storage, task_key, target_key, own, rng)
-            if cache is not None:
-                cache[ck] = (n, src)
-            if src is not None:
+            hit = cache.get((task_key, target_key)) if cache is not None else None
+            if hit is None or hit[0] != n:
+                hit = (n, *cls._source(storage, task_key, target_key, rng))
+                if cache is not None:
+                    cache[(task_key, target_key)] = hit
+            _, signature, src = hit
+            if src is not None and signature == own.signature:
                 sources.append(src)
         return cls(task, sources)
 
     @staticmethod
-    def _source(storage: Any, task_key: str, target_key: str, own: TransferFeatures,
-                rng: np.random.Generator) -> Source | None:
+    def _source(storage: Any, task_key: str, target_key: str,
+                rng: np.random.Generator) -> tuple[tuple | None, Source | None]:
+        """(the task's feature signature, its records as a source), (None, None) if unusable."""
         from tensortune.templates import make_task
         from tensortune.workloads import workload_from_key
 
@@ -107,10 +109,9 @@ class TransferPrior:
         try:
             other = make_task(workload_from_key(wl_key), template, json.loads(target_key), task_key)
             feats = TransferFeatures(other)
-            if feats.signature != own.signature:
-                return None
+            signature = feats.signature
         except Exception:  # a task whose workload or template this version cannot rebuild
-            return None
+            return None, None
         values, ys, seen = [], [], set()
         for r in storage.records(task_key, target_key):
             if r.kind not in ("trial", "remeasure") or r.config_index in seen:
@@ -120,8 +121,8 @@ class TransferPrior:
             ys.append(other.flops / r.cost if r.ok and r.cost > 0 else 0.0)
         x, y = _encode(feats, values, np.array(ys))
         if len(y) and np.max(y) > 0:
-            return _capped(Source(other.name or task_key, feats.shape, x, y), rng)
-        return None
+            return signature, _capped(Source(other.name or task_key, feats.shape, x, y), rng)
+        return signature, None
 
     @classmethod
     def from_tables(cls, task: Task, tables: Iterable[Any], seed: int = 0) -> TransferPrior:
