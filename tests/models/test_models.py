@@ -631,3 +631,34 @@ def test_whole_model_time_limit_stops_tuning(task_env) -> None:
                      trials=10_000, round_size=8, time_limit=3.0)
     assert "time limit of 3 s reached" in res.stop_reason
     assert 0 < res.trials < 10_000
+
+
+@pytest.mark.slow
+def test_a_task_the_budget_never_reached_gets_a_transferred_schedule(task_env) -> None:
+    from helpers import (
+        LandscapeMeasurer,  # no kernels are built: what is tested is which config each task gets
+    )
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import tune_model
+    from tensortune.models.importer import load_model
+    from tensortune.storage import SQLiteStorage
+
+    class Fixed(LandscapeMeasurer):
+        def measure(self, inputs):
+            return [type(r)(costs=(1e-3,)) for r in super().measure(inputs)]
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    for transfer in (False, True):
+        res = tune_model(m, default_cpu_target(), measurer=Fixed((0,)), transfer=transfer, trials=8, round_size=8,
+                         storage=SQLiteStorage(str(task_env / f"t{transfer}.db")))
+        convs = [r for r in res.rows if r.kind == "conv2d"]
+        assert len(convs) == 2 and sorted(r.trials for r in convs) == [0, 8]  # the budget reached one conv
+        idle = next(r for r in convs if r.trials == 0)
+        if transfer:
+            assert idle.best_values is not None and "transferred (not measured)" in idle.how
+            assert idle.task.space.is_valid(idle.task.space.from_json(idle.best_values))
+            assert idle.best_values in [s.values for s in res.schedules()]  # it is built with it
+        else:
+            assert idle.best_values is None  # TVM's default lowering

@@ -42,7 +42,8 @@ def to_database(schedules: list[TunedSchedule], target: dict[str, Any], database
         tmpl = get_template(s.template)
         sch = tmpl.schedule(TirWorkload(s.task_key), s.values)  # type: ignore[attr-defined]
         wl = db.commit_workload(s.mod)
-        db.commit_tuning_record(ms.database.TuningRecord(sch.trace, wl, [float(s.cost)], tgt,
+        # a transferred schedule was never measured (cost inf): a large finite time keeps MetaSchedule's JSON valid
+        db.commit_tuning_record(ms.database.TuningRecord(sch.trace, wl, [float(s.cost) if s.cost < 1e9 else 1e9], tgt,
                                                          ArgInfo.from_prim_func(s.mod["main"])))
     return db
 

@@ -175,7 +175,24 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     for r in tuned:  # the stored best is the truth: resumed records count, wrong-answer configs do not
         r.best_s, r.best_values = float("inf"), None
     _load_best(tuned, storage, recipe, seed)
+    if transfer:
+        _transfer_unmeasured(tuned, storage, seed, cache)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop)
+
+
+def _transfer_unmeasured(rows: list[TaskRow], storage: Any, seed: int, cache: dict) -> None:
+    """A task the budget never reached gets the best config of the most similar tuned task, mapped onto
+    its space (schedule transfer without a measurement) instead of TVM's default lowering; the build
+    checks it on real tensors like every tuned kernel (a wrong one is stored and dropped)."""
+    from tensortune.transfer import TransferPrior
+
+    for r in rows:
+        if r.best_values is not None or r.trials or r.task is None:
+            continue
+        first = TransferPrior.from_storage(storage, r.task, seed, cache).initial_configs(1)
+        if first:
+            r.best_values = r.task.space.to_json(first[0])
+            r.how += ", transferred (not measured)"
 
 
 def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:
