@@ -73,6 +73,9 @@ def profile_rows(result: ModelTuneResult, kernels: list[KernelTime]) -> tuple[li
             best[k] = max(best.get(k, 0.0), p.flops / (p.in_model_us * 1e-6))
     for p in rows:
         if p.flops > 0:
+            rate = p.flops / (p.in_model_us * 1e-6)
+            if rate >= best[kinds[p.task]]:  # the fastest of its kind: exactly nothing (no rounding residue)
+                continue
             at_best_us = p.flops / best[kinds[p.task]] * 1e6
             p.could_gain_ms = max(p.in_model_us - at_best_us, 0.0) * p.calls / 1e3
     rest = sum(k.total_s for k in kernels if k.symbol not in used)
