@@ -34,11 +34,13 @@ def test_sigkill_tuner_20_times_then_resume(tmp_path, tagged, report):
            "--seed", "5", "--db", db]
     rng = random.Random(0)
     lost = dups = left = kills = 0
+    tmp = tmp_path / "tmp"  # the runs' temp dir: a SIGKILL leaves its build directory, the next run sweeps it
+    tmp.mkdir()
     for _ in range(20):
         before = trials(db)
         if len(before) >= 44:
             break
-        p = tagged.popen(cmd)
+        p = tagged.popen(cmd, env={"TMPDIR": str(tmp)})
         time.sleep(rng.uniform(0.5, 5.0))  # start-up, a build, a run, a commit: wherever it lands
         os.killpg(p.pid, signal.SIGKILL)  # the tuner's group; its workers are in sessions of their own
         p.wait()
@@ -49,7 +51,7 @@ def test_sigkill_tuner_20_times_then_resume(tmp_path, tagged, report):
         dups += _dups(after)
         assert after[: len(before)] == before, "a killed run lost stored trials"
     assert kills >= 10, "the run finished before enough kills landed"
-    r = tagged.run(cmd)
+    r = tagged.run(cmd, env={"TMPDIR": str(tmp)})
     assert r.returncode == 0, r.stderr
     final = trials(db)
     left += len(tagged.left(5.0))
@@ -57,6 +59,7 @@ def test_sigkill_tuner_20_times_then_resume(tmp_path, tagged, report):
     report("SIGKILL of the tuner at random points, then resume", kills, 1, lost, dups, left,
            r.stdout.strip().splitlines()[-1] if r.stdout.strip() else "")
     assert len(final) == 48 and dups == 0 and lost == 0 and left == 0
+    assert not [d.name for d in tmp.iterdir() if d.name.startswith("tensortune-build-")]  # swept, then removed
 
 
 HUNG = textwrap.dedent("""

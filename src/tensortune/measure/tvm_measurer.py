@@ -73,6 +73,26 @@ _OOM_SIGNS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memo
               "failed to allocate", "Failed to allocate")
 
 
+def sweep_stale_build_dirs() -> int:
+    """Remove the build directories of measurers whose process is gone (a SIGKILL skips every cleanup);
+    the directory names carry the owner's pid. Returns how many were removed."""
+    import glob
+
+    n = 0
+    for d in glob.glob(os.path.join(tempfile.gettempdir(), "tensortune-build-*-*")):
+        try:
+            pid = int(os.path.basename(d).split("-")[2])
+            os.kill(pid, 0)
+        except ValueError:
+            continue
+        except ProcessLookupError:
+            shutil.rmtree(d, ignore_errors=True)
+            n += 1
+        except PermissionError:  # another user's live process
+            continue
+    return n
+
+
 def default_memory_limit_mb() -> int:
     """Half of this machine's memory, at least 2 GiB: room for LLVM and a large kernel, never the
     whole machine."""
@@ -122,7 +142,8 @@ class TvmMeasurer:
                                    memory_limit_bytes=mem, cpu_factor=float(self._threads))
         # kernels on a remote device do not share this machine's cores
         self._lock = measure_lock() if machine_lock and rpc is None else None
-        self._dir = tempfile.mkdtemp(prefix="tensortune-build-")
+        sweep_stale_build_dirs()
+        self._dir = tempfile.mkdtemp(prefix=f"tensortune-build-{os.getpid()}-")
         self._counter = 0
 
     def protocol(self) -> dict[str, object]:
