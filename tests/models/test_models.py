@@ -347,23 +347,29 @@ def test_deployed_library_runs_with_the_tvm_runtime_alone(task_env) -> None:
     np.testing.assert_allclose(np.load(task_env / "y.npy"), m.torch_output(x), rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.slow
-def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
+def _tiny_conv_task(task_env):
+    """The tiny model's first conv task and this CPU's TVM target (for MetaSchedule runs)."""
     import tvm
-    from tvm.s_tir import meta_schedule as ms
 
     from tensortune.core.targets import default_cpu_target
-    from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
-    from tensortune.integrations.metaschedule_strategy import TensortuneStrategy
     from tensortune.models.importer import load_model
     from tensortune.models.tasks import extract_tasks
 
     src = task_env / "tiny.py"
     src.write_text(TINY)
-    m = load_model(f"{src}:Tiny")
     target = tvm.target.Target(default_cpu_target())
-    _, tasks = extract_tasks(m, target)
-    conv = next(t for t in tasks if t.kind == "conv2d")
+    _, tasks = extract_tasks(load_model(f"{src}:Tiny"), target)
+    return next(t for t in tasks if t.kind == "conv2d"), target
+
+
+@pytest.mark.slow
+def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
+    from tvm.s_tir import meta_schedule as ms
+
+    from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
+    from tensortune.integrations.metaschedule_strategy import TensortuneStrategy
+
+    conv, target = _tiny_conv_task(task_env)
     runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=1))
     try:
         db = ms.tune_tir(conv.mod, target, str(task_env / "ms"), max_trials_global=8, num_trials_per_iter=4,
@@ -381,21 +387,12 @@ def test_tensortune_strategy_inside_metaschedule(task_env) -> None:
 def test_tensortune_strategy_resumes_from_metaschedule_database(task_env) -> None:
     """A rerun in the same work directory reads what MetaSchedule's database holds and proposes none
     of it again (before, it proposed the same configs)."""
-    import tvm
     from tvm.s_tir import meta_schedule as ms
 
-    from tensortune.core.targets import default_cpu_target
     from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
     from tensortune.integrations.metaschedule_strategy import TensortuneStrategy
-    from tensortune.models.importer import load_model
-    from tensortune.models.tasks import extract_tasks
 
-    src = task_env / "tiny.py"
-    src.write_text(TINY)
-    m = load_model(f"{src}:Tiny")
-    target = tvm.target.Target(default_cpu_target())
-    _, tasks = extract_tasks(m, target)
-    conv = next(t for t in tasks if t.kind == "conv2d")
+    conv, target = _tiny_conv_task(task_env)
     work = str(task_env / "ms-resume")
     runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=1))
     try:

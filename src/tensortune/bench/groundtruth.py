@@ -42,15 +42,9 @@ def space_fingerprint(space: SearchSpace) -> str:
 
 
 def machine_description() -> dict[str, Any]:
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    from tensortune.core.targets import cpu_model, llvm_cpu_name
+
+    cpu = cpu_model() or platform.processor() or ""
     try:
         import tvm
 
@@ -64,8 +58,6 @@ def machine_description() -> dict[str, Any]:
         mem_gb = round(psutil.virtual_memory().total / 2**30, 1)
     except Exception:
         pass
-    from tensortune.core.targets import llvm_cpu_name
-
     return {"cpu": cpu, "llvm_cpu": llvm_cpu_name(), "cores": os.cpu_count(), "memory_gib": mem_gb,
             "os": platform.platform(), "python": platform.python_version(), "tvm": tvm_version}
 

@@ -71,7 +71,7 @@ class TransferPrior:
         if task.template in NO_TRANSFER:
             return cls(task, [])
         kind = task.target.get("kind")
-        by_task: dict[tuple[str, str], list[Any]] = {}
+        keys: list[tuple[str, str]] = []
         for task_key, target_key, _name in storage.tasks():
             if task_key == task.key:
                 continue
@@ -83,10 +83,10 @@ class TransferPrior:
                     continue
             except ValueError:
                 continue
-            by_task[(task_key, target_key)] = []
+            keys.append((task_key, target_key))
         sources = []
         rng = np.random.default_rng(seed)
-        for (task_key, target_key), _ in by_task.items():
+        for task_key, target_key in keys:
             n = storage.count_task(task_key, target_key)
             hit = cache.get((task_key, target_key)) if cache is not None else None
             if hit is None or hit[0] != n:
