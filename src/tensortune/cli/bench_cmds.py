@@ -114,6 +114,19 @@ def cmd_bench_transfer(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_chameleon(args: argparse.Namespace) -> int:
+    from tensortune.bench.chameleon_study import StudyConfig, run_study, write_study_report
+
+    try:
+        cfg = StudyConfig(spaces=_names(args.spaces), seeds=ints(args.seeds, "--seeds"), trials=args.trials,
+                          sizes=ints(args.sizes, "--sizes"), walk_lengths=ints(args.walks, "--walks"))
+        res = run_study(cfg, Path(args.out), command=_command_line(), progress=not args.no_progress)
+    except ValueError as e:  # an unknown space, a table missing, a results.json of other settings
+        raise UserError(str(e)) from None
+    print(f"report: {write_study_report(res.doc, Path(args.out))}")
+    return 0
+
+
 def cmd_bench_zigzag(args: argparse.Namespace) -> int:
     from tensortune.bench.zigzag import run_zigzag
 

@@ -20,6 +20,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 from tensortune.bench.results import BenchInputError  # noqa: E402
 from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_bench,
+    cmd_bench_chameleon,
     cmd_bench_ml2tuner,
     cmd_bench_transfer,
     cmd_bench_vta_arco,
@@ -58,7 +59,10 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--batch-size", type=int, default=16, help="configs measured (and committed) per batch")
     p.add_argument("--plan-size", type=int, default=64, help="model-based tuners: refit and replan every N trials")
     p.add_argument("--loss", choices=["rank", "reg"], help="XGBoost loss of the cost model (default: the recipe's: "
-                   "rank for autotvm/chameleon, reg for arco)")
+                   "rank for autotvm, reg for chameleon/rl/sa-as/release/arco)")
+    p.add_argument("--variant", choices=["paper", "code"], default="paper",
+                   help="chameleon/rl/release: where the Chameleon paper and the authors' code disagree (PPO clip "
+                   "0.3/0.2, entropy 0.1/0.3, shared first layer or separate networks), which to follow")
     p.add_argument("--functional", action="store_true",
                    help="vta-sim: also execute small layers on int8 data and check them against a direct convolution")
     p.add_argument("--repeat", type=int, default=5, help="timed repeats per measurement (median is the cost)")
@@ -190,7 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--no-progress", action="store_true")
     bn.set_defaults(func=cmd_bench)
     suites = bn.add_subparsers(dest="suite", metavar="[SUITE]",
-                               help="another suite instead of the ground-truth layers: vta-arco, ml2tuner, transfer, zigzag")
+                               help="another suite instead of the ground-truth layers: vta-arco, ml2tuner, transfer, "
+                               "chameleon, zigzag")
     va = suites.add_parser("vta-arco", help="ARCO vs Chameleon vs AutoTVM on the VTA-like accelerator; whole-model "
                                             "co-design (arco, arco-hier) against the exhaustive optimum")
     va.add_argument("--trials", type=int, default=128, help="measurements per layer, tuner and seed")
@@ -221,6 +226,17 @@ def build_parser() -> argparse.ArgumentParser:
     tf.add_argument("--out", default="results/transfer", help="report.md and results.json (rerun resumes)")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
+    ch = suites.add_parser("chameleon", help="Chameleon: candidate-set size and walk length against plan quality, "
+                                             "and each correction of issue 20 alone (replay tables, VTA spaces)")
+    ch.add_argument("--spaces", default="L1,L2,L7,L8,vta:resnet18:2,vta:resnet18:6",
+                    help="ground-truth layers and vta:<model>:<task> co-design spaces")
+    ch.add_argument("--seeds", default="0,1,2")
+    ch.add_argument("--trials", type=int, default=256, help="measurements per tuning run")
+    ch.add_argument("--sizes", default="16,32,64,128,256,512", help="candidate-set sizes")
+    ch.add_argument("--walks", default="0,10,50", help="walk lengths (0: the published stopping rule)")
+    ch.add_argument("--out", default="results/chameleon-study", help="report.md and results.json (rerun resumes)")
+    ch.add_argument("--no-progress", action="store_true")
+    ch.set_defaults(func=cmd_bench_chameleon)
     zz = suites.add_parser("zigzag", help="the VTA model's best cycles per layer against ZigZag's (needs zigzag-dse)")
     zz.add_argument("--out", default="results/vta-zigzag", help="report.md and results.json")
     zz.set_defaults(func=cmd_bench_zigzag)

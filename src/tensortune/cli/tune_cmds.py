@@ -112,7 +112,17 @@ def _recipe_options(args: argparse.Namespace) -> dict:
     opts = {"plan_size": args.plan_size}
     if args.loss is not None:
         opts["loss"] = args.loss
+    if getattr(args, "variant", "paper") != "paper":
+        opts["variant"] = args.variant
     return opts
+
+
+def _label(name: str, args: argparse.Namespace) -> str:
+    """The tuner's name in records and run ids: a non-default Chameleon variant is another run."""
+    from tensortune.tuners.recipes import recipe
+
+    variant = getattr(args, "variant", "paper")
+    return f"{name}[{variant}]" if variant != "paper" and recipe(name).explorer == "ppo" else name
 
 
 def _whole_model(args: argparse.Namespace) -> bool:
@@ -160,7 +170,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         for t in tasks:
             prior = _prior(args, storage, t, con)
             strat = create(args.tuner, t.space, args.seed, task=t, transfer=prior, **_recipe_options(args))
-            tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=args.tuner, seed=args.seed,
+            tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=_label(args.tuner, args), seed=args.seed,
                           batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait,
                           initial_configs=prior.initial_configs() if prior else None)
             s = tuner.run()
@@ -208,7 +218,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for seed in seeds:  # seeds outermost: drift of the machine hits every tuner alike
             for name in tuners:
                 strat = create(name, task.space, seed, task=task, **_recipe_options(args))
-                s = Tuner(task, strat, measurer, storage, budget, tuner_name=name, seed=seed,
+                s = Tuner(task, strat, measurer, storage, budget, tuner_name=_label(name, args), seed=seed,
                           batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait).run()
                 runs[name].append(s)
     if args.baseline and target["kind"] == "llvm":

@@ -1,6 +1,8 @@
 """AutoTVM's parallel simulated annealing over a cost model (``SimulatedAnnealingOptimizer``).
 
-128 chains persist across rounds; each step moves every chain one knob one step, accepts with
+128 chains persist across rounds; each step moves every chain (AutoTVM's ``random_walk``: one random
+knob to a uniformly random other option; ``step="neighbor"``: one knob one option up or down, this
+package's behaviour before issue 20), accepts with
 probability exp((new - old) / T) with T falling linearly from 1 to 0 over at most 500 steps, and
 keeps a heap of the best unvisited points; it stops early after 50 steps without a new entry in the
 heap.
@@ -18,7 +20,10 @@ from tensortune.space import Config, SearchSpace
 
 class SimulatedAnnealing:
     def __init__(self, n_chains: int = 128, max_steps: int = 500, early_stop: int = 50,
-                 temp: tuple[float, float] = (1.0, 0.0), persistent: bool = True) -> None:
+                 temp: tuple[float, float] = (1.0, 0.0), persistent: bool = True, step: str = "uniform") -> None:
+        if step not in ("uniform", "neighbor"):
+            raise ValueError(f"step must be 'uniform' or 'neighbor', not {step!r}")
+        self.step = step
         self.n_chains = n_chains
         self.max_steps = max_steps
         self.early_stop = early_stop
@@ -81,7 +86,7 @@ class SimulatedAnnealing:
         since = 0
         step = 0
         for step in range(1, self.max_steps + 1):  # noqa: B007
-            new = space.random_step(points, rng)
+            new = (space.random_mutation if self.step == "uniform" else space.random_step)(points, rng)
             ok = space.valid_mask(new)
             new_scores = np.where(ok, score(new), -np.inf)
             self.queries += len(new)

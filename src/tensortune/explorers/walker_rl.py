@@ -49,6 +49,7 @@ class WalkerRL:
     shape (batch, its knobs, 3), values)``), :meth:`_rewards` and :meth:`_value_loss`."""
 
     walk_budgets = True  # walkers stay within the space's budgets (False: they may cross, paying a penalty)
+    walk_validity = True  # walkers stay on valid configs (False: they walk anywhere; only valid ones are proposed)
     uses_penalty = False  # the reward needs the space's budget penalty of each visited config
 
     def __init__(self, *, n_walkers: int, max_steps: int, stuck_fraction: float, lr: float, epochs: int,
@@ -189,7 +190,8 @@ class WalkerRL:
                     acts.append(a)
                     move[:, agent] = a.numpy() - 1
             new = np.clip(pos + move, 0, space.radices - 1)
-            new = np.where(space.valid_mask(new, budgets=self.walk_budgets)[:, None], new, pos)
+            if self.walk_validity:  # a move into an invalid config is refused (and counts as stuck)
+                new = np.where(space.valid_mask(new, budgets=self.walk_budgets)[:, None], new, pos)
             stuck = (new == pos).sum(axis=1) >= self.stuck_fraction * len(space.knobs)
             sc = score(new)
             self.queries += int(alive.sum())
@@ -238,7 +240,7 @@ class WalkerRL:
         acts = [torch.stack([a[i] for a in actions])[idx[:, 0], idx[:, 1]] for i in range(len(net.agents))]
         LP = torch.stack(logps)[idx[:, 0], idx[:, 1]]  # (n, agents)
         ADV = torch.from_numpy(adv[idx[:, 0], idx[:, 1]]).float()
-        ADV = (ADV - ADV.mean()) / (ADV.std() + 1e-8)
+        ADV = (ADV - ADV.mean()) / (ADV.std() + 1e-8) if len(ADV) > 1 else ADV * 0.0  # one step: no signal
         RET = torch.from_numpy(ret[idx[:, 0], idx[:, 1]]).float()
         n = len(idx)
         for _ in range(self.epochs):

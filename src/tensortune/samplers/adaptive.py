@@ -6,6 +6,15 @@ k's centroids are snapped to valid configurations (rounded knob indices; an inva
 back to the nearest candidate of its cluster). A centroid already measured is replaced by the
 synthesised configuration: every knob's most frequent value among the candidates. Duplicates and
 measured configurations are dropped, so the number of configurations measured per round varies.
+
+As in every AutoTVM model-based plan (``ModelBasedTuner.next_batch``), the last ``epsilon x plan_size``
+slots of a plan (5%: 3 of 64) are uniformly random unmeasured configs; ``epsilon=0`` gives the plan
+of this package before issue 20, which had none.
+
+Which candidates it clusters is the recipe's choice (``tuners/recipes.py``): Chameleon's are the
+``plan_size`` best-scored configs of the explorer (the authors' ``find_maximums(model, plan_size,
+...)``), ReLeASE's the whole search trajectory ("the agent feeds trajectory of configurations into
+our adaptive sampling module").
 """
 
 from __future__ import annotations
@@ -34,12 +43,15 @@ def mode_config(candidates: list[Config]) -> Config:
 
 
 class AdaptiveSampler:
-    candidate_factor = 8  # clusters 8 plans of candidates (capped at 5% of the space by the strategy)
+    candidate_factor = 1  # Chameleon clusters the plan_size best candidates
 
     def __init__(self, ks: tuple[int, ...] = (8, 16, 24, 32, 40, 48, 56, 64), threshold: float = 2.5,
-                 max_candidates: int = 2048) -> None:
+                 max_candidates: int = 2048, epsilon: float = 0.05) -> None:
         if threshold <= 1.0:
             raise ValueError("the knee threshold must be > 1")
+        if not 0.0 <= epsilon < 1.0:
+            raise ValueError(f"epsilon must be in [0, 1), not {epsilon}")
+        self.epsilon = epsilon
         self.ks = ks
         self.threshold = threshold
         self.max_candidates = max_candidates
@@ -99,4 +111,9 @@ class AdaptiveSampler:
                 continue
             taken.add(snapped)
             out.append(snapped)
-        return out[: max(k, 1)]
+        out = out[: max(k, 1)]
+        n_random = int(self.epsilon * k)
+        if n_random and out:
+            out = out[: max(1, len(out) - n_random)]
+            out += space.sample(n_random, rng, exclude=set(out) | set(exclude))
+        return out

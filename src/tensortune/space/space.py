@@ -242,6 +242,21 @@ class SearchSpace:
         out[np.arange(n), pos] = nxt
         return out
 
+    def random_mutation(self, idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Vectorised AutoTVM ``random_walk``: for each row, one random knob (of those with more than one
+        option) set to a uniformly random other option."""
+        n = len(idx)
+        out = idx.copy()
+        movable = np.flatnonzero(self.radices > 1)
+        if n == 0 or not len(movable):
+            return out
+        pos = movable[rng.integers(0, len(movable), size=n)]
+        r = self.radices[pos]
+        cur = out[np.arange(n), pos]
+        nxt = (cur + rng.integers(1, r)) % r  # uniform over the r - 1 other options
+        out[np.arange(n), pos] = nxt
+        return out
+
     # ------------------------------------------------------------------ encoding
     @property
     def n_features(self) -> int:

@@ -36,7 +36,8 @@ from tensortune.strategies.rounds import Candidates, RoundStrategy
 class ModelBasedStrategy(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
                  plan_size: int = 64, name: str = "model", n_candidates: int | None = None,
-                 validity: ValidityModel | None = None, encode: Any = None, plan_first: bool = False) -> None:
+                 validity: ValidityModel | None = None, encode: Any = None, plan_first: bool = False,
+                 all_candidates: bool = False) -> None:
         super().__init__(space, seed)
         if plan_size < 1:
             raise ValueError("plan_size must be >= 1")
@@ -48,8 +49,9 @@ class ModelBasedStrategy(RoundStrategy):
         # configs, 8 plans of candidates would be a third of it, and adaptive sampling's centroids of such
         # a pool sit in the middle of the space instead of in its promising part (measured on the
         # ground-truth tables: chameleon never improved on its first random plan on L8 without the cap)
+        # (``all_candidates``: every valid config the explorer visited, uncapped: ReLeASE's trajectory)
         want = n_candidates or plan_size
-        self.n_candidates = min(want, max(plan_size, space.size // 20))
+        self.n_candidates = 2**62 if all_candidates else min(want, max(plan_size, space.size // 20))
         self.name = name
         self.validity = validity
         self.encode = encode or space.encode_indices

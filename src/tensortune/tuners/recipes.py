@@ -4,7 +4,7 @@ new recipe is one entry here, and the conformance suite reads requirements from 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tensortune.space import SearchSpace
@@ -24,6 +24,9 @@ class Recipe:
     needs_task: bool = False  # compiles candidates itself (hidden features)
     default_plan_size: int = 64
     about: str = ""
+    explorer_options: dict[str, Any] = field(default_factory=dict)
+    sampler_options: dict[str, Any] = field(default_factory=dict)
+    candidates: int | None = None  # scored candidates per plan config (None: the sampler's; 0: every one visited)
 
     @property
     def model_based(self) -> bool:
@@ -31,17 +34,24 @@ class Recipe:
         return self.strategy not in ("random", "grid")
 
 
-def _model_based(name: str, explorer: str, sampler: str, loss: str, about: str) -> Recipe:
-    return Recipe(name, "model-based", explorer, sampler, "xgb", loss, about=about)
+def _model_based(name: str, explorer: str, sampler: str, loss: str, about: str, **kw: Any) -> Recipe:
+    return Recipe(name, "model-based", explorer, sampler, "xgb", loss, about=about, **kw)
 
 
+# Chameleon's family as the paper (ICLR 2020; Tables 7-9, Algorithm 1) and the authors' code describe it:
+# XGBoost regression ("gb-reg"), adaptive sampling of the plan_size best candidates, 5% random slots.
+# ReLeASE (its 2019 version) clusters the whole search trajectory and walks on from the previous iteration.
+# The earlier settings of this package, part by part, are in ``bench/chameleon_study.py`` (LEGACY).
 _BASE = [
     Recipe("random", "random", about="uniform random configs"),
     Recipe("grid", "grid", about="every config in index order"),
     _model_based("autotvm", "sa", "greedy", "rank", "AutoTVM: XGBoost + simulated annealing + greedy top-k"),
-    _model_based("rl", "ppo", "greedy", "rank", "Chameleon's RL exploration alone (greedy top-k)"),
-    _model_based("sa-as", "sa", "adaptive", "rank", "Chameleon's adaptive sampling alone (SA explores)"),
-    _model_based("chameleon", "ppo", "adaptive", "rank", "Chameleon: PPO exploration + adaptive sampling"),
+    _model_based("rl", "ppo", "greedy", "reg", "Chameleon's RL exploration alone (greedy top-k)"),
+    _model_based("sa-as", "sa", "adaptive", "reg", "Chameleon's adaptive sampling alone (SA explores)"),
+    _model_based("chameleon", "ppo", "adaptive", "reg", "Chameleon: PPO exploration + adaptive sampling"),
+    _model_based("release", "ppo", "adaptive", "reg", "ReLeASE: PPO walks on across rounds, adaptive sampling "
+                 "of the whole trajectory", explorer_options={"persistent": True}, candidates=0,
+                 sampler_options={"max_candidates": 20000}),
     _model_based("arco", "mappo", "confidence", "reg", "ARCO: MAPPO over knob groups + confidence sampling"),
     Recipe("arco-hier", "hierarchical", needs_hardware_knobs=True, default_plan_size=32,
            about="ARCO's hardware agent over designs, per-layer learned schedule choice inside"),
@@ -64,8 +74,10 @@ def recipe(name: str) -> Recipe:
 
 
 def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> SearchStrategy:
-    """The recipe's strategy. Options: ``plan_size``, ``loss``, ``epsilon``, ``transfer`` (model-based),
-    ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner); options a recipe does not use are ignored."""
+    """The recipe's strategy. Options: ``plan_size``, ``loss``, ``epsilon``, ``transfer``, ``variant``
+    (Chameleon's PPO: "paper" or "code"), ``explorer_options``/``sampler_options``/``candidates`` (merged
+    over the recipe's; ablations) (model-based), ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner);
+    options a recipe does not use are ignored."""
     r = recipe(name)
     if r.strategy == "random":
         from tensortune.strategies.random_search import RandomSearch
@@ -94,6 +106,8 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
                           loss: str | None = None, epsilon: float = 0.05, transfer: Any = None,
+                          variant: str | None = None, explorer_options: dict[str, Any] | None = None,
+                          sampler_options: dict[str, Any] | None = None, candidates: int | None = None,
                           **_: Any) -> SearchStrategy:
     """``transfer`` (a ``transfer.TransferPrior`` with sources): the cost model is fitted on the other
     tasks' records and this task's, in transferable features, and plans from the first round."""
@@ -105,18 +119,25 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
 
     assert r.explorer and r.sampler and r.cost_model
     plan = plan_size if plan_size is not None else r.default_plan_size
-    explorer = make_explorer(r.explorer, seed)
+    xopts = {**r.explorer_options, **(explorer_options or {})}
+    if variant is not None and r.explorer == "ppo":
+        xopts["variant"] = variant
+    explorer = make_explorer(r.explorer, seed, **xopts)
+    sopts = {**r.sampler_options, **(sampler_options or {})}
     if r.sampler == "greedy":
         sampler = make_sampler("greedy", epsilon=epsilon)
     elif r.sampler == "confidence":  # draws on the critic of the explorer's agents
-        sampler = make_sampler("confidence", value_fn=explorer.values)  # type: ignore[attr-defined]
+        sampler = make_sampler("confidence", value_fn=explorer.values, **sopts)  # type: ignore[attr-defined]
     else:
-        sampler = make_sampler(r.sampler)
+        sampler = make_sampler(r.sampler, **sopts)
+    factor = candidates if candidates is not None else r.candidates
+    if factor is None:
+        factor = candidate_factor(r.sampler)
     model = make_cost_model(r.cost_model, loss=loss or r.loss, seed=seed)
     encode = None
     if transfer:
         model, encode = transfer.cost_model(model, plan), transfer.features.encode_indices
     return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
-                              n_candidates=candidate_factor(r.sampler) * plan,
+                              n_candidates=factor * plan if factor else None, all_candidates=factor == 0,
                               validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
                               plan_first=bool(transfer))
