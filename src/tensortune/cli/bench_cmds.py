@@ -127,6 +127,19 @@ def cmd_bench_chameleon(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_claims(args: argparse.Namespace) -> int:
+    from tensortune.bench.claims import ClaimsConfig, run_claims, write_claims_report
+
+    try:
+        cfg = ClaimsConfig(spaces=_names(args.spaces), seeds=ints(args.seeds, "--seeds"), trials=args.trials,
+                           variant=args.variant, side_seeds=ints(args.side_seeds, "--side-seeds"))
+        doc = run_claims(cfg, Path(args.out), command=_command_line(), progress=not args.no_progress)
+    except ValueError as e:  # an unknown space, a table missing, a results.json of other settings
+        raise UserError(str(e)) from None
+    print(f"report: {write_claims_report(doc, Path(args.out))}")
+    return 0
+
+
 def cmd_bench_zigzag(args: argparse.Namespace) -> int:
     from tensortune.bench.zigzag import run_zigzag
 

@@ -25,6 +25,7 @@ from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_bench_transfer,
     cmd_bench_vta_arco,
     cmd_bench_zigzag,
+    cmd_claims,
     cmd_groundtruth,
 )
 from tensortune.cli.common import UserError, _Parser  # noqa: E402
@@ -177,6 +178,17 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--batch-size", type=int, default=32)
     g.add_argument("--no-progress", action="store_true")
     g.set_defaults(func=cmd_groundtruth)
+
+    cl = sub.add_parser("claims", help="re-measure each seed paper's headline ratio here (Chameleon, ReLeASE: replay "
+                                       "tables and VTA spaces; ML2Tuner, ARCO: VTA model) into one Markdown table")
+    cl.add_argument("--spaces", default="L1,L2,L7,L8,vta:resnet18:2,vta:resnet18:6")
+    cl.add_argument("--seeds", default="0,1,2,3,4,5,6,7,8,9", help="Chameleon/ReLeASE seeds")
+    cl.add_argument("--side-seeds", default="0,1,2", help="ML2Tuner and ARCO seeds")
+    cl.add_argument("--trials", type=int, default=256, help="Chameleon/ReLeASE measurements per run")
+    cl.add_argument("--variant", choices=["paper", "code"], default="paper")
+    cl.add_argument("--out", default="results/claims", help="claims.md and the parts' results (rerun resumes)")
+    cl.add_argument("--no-progress", action="store_true")
+    cl.set_defaults(func=cmd_claims)
 
     bn = sub.add_parser("bench", help="our recipes (replay) vs MetaSchedule and PyTorch (live) on ground-truth layers")
     bn.add_argument("--layers", default="L1,L2,L7,L8", help="layers with a ground-truth table")
