@@ -104,6 +104,24 @@ class GroundTruth:
     def optimum_config(self) -> Config:
         return self.task.space.config(int(self.index[int(np.argmin(self.cost))]))
 
+    @property
+    def device(self) -> str:
+        """The machine it was measured on, as records name theirs ("AMD EPYC (znver5)")."""
+        m = self.meta.get("machine", {})
+        return f"{m.get('cpu', '?')} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
+
+    def foreign(self) -> str | None:
+        """A loud warning when the table was measured on another CPU than this one (None: same CPU)."""
+        from tensortune.core.targets import device_name
+
+        here = device_name()
+        if self.device == here:
+            return None
+        return (f"WARNING: table {self.name} was measured on {self.device}, this machine is {here}: its replayed "
+                f"costs and optimum are that machine's, so a benchmark that puts them beside live figures compares "
+                f"two machines. Regenerate it here with: tensortune groundtruth --layers {self.name} --out DIR "
+                f"(then --tables DIR)")
+
     def measure_charge(self, build_workers: int = GT_BUILD_WORKERS) -> np.ndarray:
         """Seconds one measurement of each config cost on the table's machine: its build (shared by
         ``build_workers`` parallel builders) plus its run step."""

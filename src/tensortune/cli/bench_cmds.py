@@ -18,6 +18,22 @@ def _command_line() -> str:
     return "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
 
 
+def warn_foreign_tables(names: list[str], table_dir: str | None = None) -> int:
+    """Say loudly, on stderr, for every ground-truth table among ``names`` that another CPU measured;
+    returns how many."""
+    from tensortune.bench.groundtruth import available_tables, load_table
+
+    have = set(available_tables(table_dir))
+    n = 0
+    for name in names:
+        if name.upper() in have:
+            msg = load_table(name.upper(), table_dir).foreign()
+            if msg:
+                sys.stderr.write(msg + "\n")
+                n += 1
+    return n
+
+
 def cmd_groundtruth(args: argparse.Namespace) -> int:
     from tensortune.bench.groundtruth import GT_LAYERS, measure_table
     from tensortune.workloads import EVAL_LAYERS
@@ -46,6 +62,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if missing:
         raise UserError(f"--layers: no ground-truth table for {missing} (have: {', '.join(have) or 'none'}); "
                         "measure one with `tensortune groundtruth --layers ...`")
+    warn_foreign_tables(layers, args.tables)
     peers = [] if args.peers.strip().lower() == "none" else [x.strip() for x in args.peers.split(",") if x.strip()]
     try:
         cfg = BenchConfig(layers=layers, budgets=ints(args.budgets, "--budgets"), seeds=ints(args.seeds, "--seeds"),
@@ -105,6 +122,7 @@ def cmd_bench_transfer(args: argparse.Namespace) -> int:
                              trials=args.trials)
     except ValueError as e:
         raise UserError(str(e)) from None
+    warn_foreign_tables(cfg.layers)
     out = Path(args.out)
     try:
         doc = run_transfer(cfg, out, command=_command_line(), progress=not args.no_progress)
@@ -120,6 +138,7 @@ def cmd_bench_chameleon(args: argparse.Namespace) -> int:
     try:
         cfg = StudyConfig(spaces=_names(args.spaces), seeds=ints(args.seeds, "--seeds"), trials=args.trials,
                           sizes=ints(args.sizes, "--sizes"), walk_lengths=ints(args.walks, "--walks"))
+        warn_foreign_tables(cfg.spaces)
         res = run_study(cfg, Path(args.out), command=_command_line(), progress=not args.no_progress)
     except ValueError as e:  # an unknown space, a table missing, a results.json of other settings
         raise UserError(str(e)) from None
@@ -133,6 +152,7 @@ def cmd_claims(args: argparse.Namespace) -> int:
     try:
         cfg = ClaimsConfig(spaces=_names(args.spaces), seeds=ints(args.seeds, "--seeds"), trials=args.trials,
                            variant=args.variant, side_seeds=ints(args.side_seeds, "--side-seeds"))
+        warn_foreign_tables(cfg.spaces)
         doc = run_claims(cfg, Path(args.out), command=_command_line(), progress=not args.no_progress)
     except ValueError as e:  # an unknown space, a table missing, a results.json of other settings
         raise UserError(str(e)) from None

@@ -56,3 +56,9 @@ def parse_target(text: str) -> dict:
     if not isinstance(t, dict) or "kind" not in t:
         raise ValueError(f"a target dict needs a 'kind': {text!r}")
     return t
+
+
+def device_name() -> str:
+    """This machine as records and tables name the machine they were measured on: the CPU model and
+    LLVM's CPU name ("AMD EPYC (znver5)")."""
+    return f"{cpu_model()} ({llvm_cpu_name()})"

@@ -148,9 +148,9 @@ class TvmMeasurer:
 
     def protocol(self) -> dict[str, object]:
         """What decides this measurer's figures (see ``core.values.measurer_protocol``)."""
-        from tensortune.core.targets import cpu_model, llvm_cpu_name
+        from tensortune.core.targets import device_name
 
-        machine = f"rpc:{self.rpc.key}" if self.rpc else f"{cpu_model()} ({llvm_cpu_name()})"
+        machine = f"rpc:{self.rpc.key}" if self.rpc else device_name()
         return {"measurer": "tvm", "repeat": self.timing.repeat, "min_repeat_ms": self.timing.min_repeat_ms,
                 "build_timeout": self.build_timeout, "run_timeout": self.run_timeout, "threads": self._threads,
                 "device": machine}

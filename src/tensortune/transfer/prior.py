@@ -31,6 +31,8 @@ from tensortune.transfer.features import TransferFeatures
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 SIMILARITY_SCALE = 8.0  # similarity = exp(-squared distance of the shape features / this)
 MIN_SIMILARITY = 0.01  # a source less similar than this teaches nothing (AlexNet's 11x11/4 stem vs 3x3 convs)
+# records or tables measured on another CPU are a prior, not this machine's truth: their weight is cut so
+FOREIGN_WEIGHT = 0.25
 # templates whose knobs are one task's own decisions (MetaSchedule's sketch traces): nothing to share
 NO_TRANSFER = ("ms-space.llvm",)
 
@@ -41,13 +43,15 @@ class Source:
     shape: np.ndarray
     x: np.ndarray  # transferable features of its measured configs
     y: np.ndarray  # their throughputs (0 for a failed measurement)
+    foreign: bool = False  # measured on another CPU than this one (its weight is cut to FOREIGN_WEIGHT)
 
 
 class TransferPrior:
     def __init__(self, task: Task, sources: list[Source]) -> None:
         self.task = task
         self.features = TransferFeatures(task)
-        sims = [float(np.exp(-np.sum((s.shape - self.features.shape) ** 2) / SIMILARITY_SCALE)) for s in sources]
+        sims = [float(np.exp(-np.sum((s.shape - self.features.shape) ** 2) / SIMILARITY_SCALE))
+                * (FOREIGN_WEIGHT if s.foreign else 1.0) for s in sources]
         keep = [i for i, v in enumerate(sims) if v >= MIN_SIMILARITY]
         self.sources = [sources[i] for i in keep]
         self.similarity = [sims[i] for i in keep]  # weights of the sources in the cost model
@@ -60,7 +64,9 @@ class TransferPrior:
         return bool(self.sources)
 
     def describe(self) -> str:
-        return f"{self.n_records} records of {len(self.sources)} other task(s)"
+        foreign = sum(s.foreign for s in self.sources)
+        return (f"{self.n_records} records of {len(self.sources)} other task(s)"
+                + (f", {foreign} of them measured on another CPU (weight x{FOREIGN_WEIGHT})" if foreign else ""))
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -112,16 +118,23 @@ class TransferPrior:
             signature = feats.signature
         except Exception:  # a task whose workload or template this version cannot rebuild
             return None, None
+        from tensortune.core.targets import device_name
+
+        here = device_name()
         values, ys, seen = [], [], set()
+        n_foreign = 0
         for r in storage.records(task_key, target_key):
             if r.kind not in ("trial", "remeasure") or r.config_index in seen:
                 continue
             seen.add(r.config_index)
+            dev = r.extra.get("device")
+            n_foreign += bool(dev) and dev != here and not str(dev).startswith("rpc:")
             values.append(r.config)
             ys.append(other.flops / r.cost if r.ok and r.cost > 0 else 0.0)
         x, y = _encode(feats, values, np.array(ys))
         if len(y) and np.max(y) > 0:
-            return signature, _capped(Source(other.name or task_key, feats.shape, x, y), rng)
+            return signature, _capped(Source(other.name or task_key, feats.shape, x, y,
+                                             foreign=n_foreign > len(seen) // 2), rng)
         return signature, None
 
     @classmethod
@@ -139,7 +152,7 @@ class TransferPrior:
             y = np.where(np.isfinite(gt.cost) & (gt.cost > 0), gt.task.flops / np.where(gt.cost > 0, gt.cost, 1.0), 0.0)
             pick = rng.permutation(len(y))[:MAX_ROWS_PER_SOURCE]
             x = feats.encode_indices(np.array([gt.task.space.config(int(i)).indices for i in gt.index[pick]]))
-            sources.append(Source(gt.task.name or gt.task.key, feats.shape, x, y[pick]))
+            sources.append(Source(gt.task.name or gt.task.key, feats.shape, x, y[pick], foreign=gt.foreign() is not None))
         return cls(task, sources)
 
     # ------------------------------------------------------------------ using
@@ -211,7 +224,7 @@ def _capped(src: Source, rng: np.random.Generator) -> Source:
     if len(src.y) <= MAX_ROWS_PER_SOURCE:
         return src
     pick = rng.permutation(len(src.y))[:MAX_ROWS_PER_SOURCE]
-    return Source(src.name, src.shape, src.x[pick], src.y[pick])
+    return Source(src.name, src.shape, src.x[pick], src.y[pick], src.foreign)
 
 
 def _nearest(own: TransferFeatures, knob_features: np.ndarray) -> Config:

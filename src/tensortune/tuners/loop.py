@@ -123,7 +123,8 @@ class Tuner:
             config=sp.to_json(cfg), config_index=sp.index_of(cfg), costs=r.costs, error=r.error, message=r.message,
             tuner=self.tuner_name, run_id=self.run_id, seed=self.seed, kind=kind, flops=self.task.flops,
             build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp,
-            extra={**r.extra, "fingerprint": self.fingerprint})
+            extra={**r.extra, "fingerprint": self.fingerprint,
+                   **({"device": self.protocol["device"]} if "device" in self.protocol else {})})
 
     def _restore(self, s: TuneSummary) -> tuple[set[int], int]:
         """Replay this run's stored trials; return measured config indices and trials since the best."""
