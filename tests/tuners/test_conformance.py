@@ -125,6 +125,8 @@ def test_every_registered_recipe_is_covered():
     # what each recipe needs is data of the recipe, not a list here
     assert {n for n in recipe_names() if not recipe_of(n).model_based} == {"random", "grid"}
     assert {n for n in recipe_names() if recipe_of(n).needs_hardware_knobs} == {"arco-hier"}
+    # only ReLeASE as published is excused from beating random search (its reason is in the recipe)
+    assert {n for n in recipe_names() if recipe_of(n).not_better_than_random} == {"release", "release+v"}
 
 
 def test_replay_answers_the_table_and_refuses_unknown_configs(tmp_path):
@@ -164,7 +166,8 @@ def test_recipe_conformance(recipe, cases, tmp_path):
     if recipe_of(recipe).model_based:
         assert best >= 0.9 * case.optimum, f"{recipe}: {best:.1f} GFLOP/s < 90% of the optimum {case.optimum:.1f}"
         rnd = case.random_median
-        assert best > rnd or np.isclose(best, case.optimum), f"{recipe}: {best:.1f} does not beat random's {rnd:.1f}"
+        if not recipe_of(recipe).not_better_than_random:  # a faithful method that does not: exempt, with reason
+            assert best > rnd or np.isclose(best, case.optimum), f"{recipe}: {best:.1f} does not beat random's {rnd:.1f}"
     # 2) killed mid-batch at about half the budget, then resumed with fresh objects
     half = case.budget // 2
     db2 = SQLiteStorage(tmp_path / "crash.db")
