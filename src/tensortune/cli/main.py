@@ -29,6 +29,7 @@ from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_groundtruth,
 )
 from tensortune.cli.common import UserError, _Parser  # noqa: E402
+from tensortune.cli.hardware_cmds import cmd_blueprint  # noqa: E402
 from tensortune.cli.model_cmds import cmd_build, cmd_profile  # noqa: E402
 from tensortune.cli.records_cmds import cmd_best, cmd_export, cmd_import  # noqa: E402
 from tensortune.cli.tune_cmds import cmd_compare, cmd_tune  # noqa: E402
@@ -178,6 +179,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--batch-size", type=int, default=32)
     g.add_argument("--no-progress", action="store_true")
     g.set_defaults(func=cmd_groundtruth)
+
+    bp = sub.add_parser("blueprint", help="Glimpse's hardware Blueprints: a family's spec table and the information "
+                                          "lost (reconstruction RMSE) against the Blueprint's dimension")
+    bp.add_argument("--family", choices=["gpu", "cpu", "vta"], default="gpu")
+    bp.add_argument("--plot", help="PNG of the information-loss curve")
+    bp.set_defaults(func=cmd_blueprint)
 
     cl = sub.add_parser("claims", help="re-measure each seed paper's headline ratio here (Chameleon, ReLeASE: replay "
                                        "tables and VTA spaces; ML2Tuner, ARCO: VTA model) into one Markdown table")
