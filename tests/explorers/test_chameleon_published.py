@@ -121,8 +121,8 @@ def test_recipes_as_published():
 @pytest.mark.parametrize("seed", [0, 1])
 def test_chameleon_improves_after_its_first_round(seed):
     """The defect of issue 20: in all 9 earlier runs the best never rose after the 64 random configs."""
-    from tensortune.bench.harness import run_recipe_on_replay
     from tensortune.bench.groundtruth import load_table
+    from tensortune.bench.harness import run_recipe_on_replay
 
     gt = load_table("L8")
     tr = run_recipe_on_replay("chameleon", gt, seed, 192)
