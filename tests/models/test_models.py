@@ -659,3 +659,27 @@ def test_a_task_the_budget_never_reached_gets_a_transferred_schedule(task_env) -
             assert idle.best_values in [s.values for s in res.schedules()]  # it is built with it
         else:
             assert idle.best_values is None  # TVM's default lowering
+
+
+@pytest.mark.slow
+def test_a_transferred_task_gets_half_a_first_round(task_env) -> None:
+    """The allocator's first round of a task that starts from transferred schedules is half a round (its
+    curve starts higher), so the budget reaches more tasks."""
+    from helpers import LandscapeMeasurer
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import tune_model
+    from tensortune.models.importer import load_model
+    from tensortune.storage import SQLiteStorage
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    spent: dict[bool, list[int]] = {}
+    for transfer in (False, True):
+        rounds: list[int] = []
+        tune_model(m, default_cpu_target(), measurer=LandscapeMeasurer((0,)), transfer=transfer, trials=14,
+                   round_size=8, storage=SQLiteStorage(str(task_env / f"h{transfer}.db")),
+                   on_round=lambda k, r, total: rounds.append(total))
+        spent[transfer] = [b - a for a, b in zip([0, *rounds[:-1]], rounds, strict=True)]
+    assert spent[False][:2] == [8, 6]  # without transfer: a full first round each (the budget cuts the second)
+    assert spent[True][:2] == [8, 4] and sum(spent[True]) == 14  # half a round, then the rest goes on

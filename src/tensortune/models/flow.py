@@ -155,6 +155,8 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None)
         t0 = time.perf_counter()
         first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
+        if first:  # its curve starts at the transferred schedules: half a first round is enough to place it
+            n = min(n, max(len(first), round_size // 2))
         s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
                   run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
                   initial_configs=first).run()
