@@ -679,7 +679,7 @@ def test_a_transferred_task_gets_half_a_first_round(task_env) -> None:
         rounds: list[int] = []
         tune_model(m, default_cpu_target(), measurer=LandscapeMeasurer((0,)), transfer=transfer, trials=14,
                    round_size=8, storage=SQLiteStorage(str(task_env / f"h{transfer}.db")),
-                   on_round=lambda k, r, total: rounds.append(total))
+                   on_round=lambda k, r, total, acc=rounds: acc.append(total))
         spent[transfer] = [b - a for a, b in zip([0, *rounds[:-1]], rounds, strict=True)]
     assert spent[False][:2] == [8, 6]  # without transfer: a full first round each (the budget cuts the second)
     assert spent[True][:2] == [8, 4] and sum(spent[True]) == 14  # half a round, then the rest goes on
