@@ -71,17 +71,17 @@ class StudySpace:
     def truth(self, idx: np.ndarray) -> np.ndarray:
         """True GFLOP/s of rows of option indices (0 for invalid or failed configs)."""
         idx = np.asarray(idx, dtype=np.int64).reshape(-1, len(self.task.space.knobs))
+        from tensortune.space import Config
+
         sp = self.task.space
         if self.kind == "table":
             g = self._gt.gflops
-            strides = np.cumprod(np.concatenate([[1], sp.radices[:-1]])).astype(np.int64)  # as SearchSpace.index_of
             out = np.zeros(len(idx))
-            for i, flat in enumerate(idx @ strides):
-                pos = self._gt.position(int(flat))
+            for i, row in enumerate(idx):
+                pos = self._gt.position(sp.index_of(Config(tuple(int(v) for v in row))))
                 out[i] = g[pos] if pos is not None else 0.0
             return out
         from tensortune.core.values import MeasureInput
-        from tensortune.space import Config
 
         ok = sp.valid_mask(idx)
         out = np.zeros(len(idx))

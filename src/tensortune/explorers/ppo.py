@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.explorers.base import ScoreFn
-from tensortune.explorers.walker_rl import WalkerRL, start_points
+from tensortune.explorers.walker_rl import WalkerRL, ranked_candidates, start_points
 from tensortune.space import Config, SearchSpace
 
 VARIANTS = {"paper": {"clip": 0.3, "ent_coef": 0.1, "shared": True},
@@ -123,7 +123,6 @@ class PPOExplorer(WalkerRL):
         self.per_walker = per_walker
         self.per_knob_ratio = per_knob_ratio
         self.reward = reward
-        self.walk_budgets = True
         self.walk_validity = walk_validity
         self.persistent = persistent
         self.walk_lengths: list[float] = []  # mean steps per walk, per round
@@ -219,10 +218,4 @@ class PPOExplorer(WalkerRL):
         self.steps = int(max(lengths))
         self.walk_lengths.append(float(np.mean(lengths)))
         self.rounds += 1
-        excluded = {c.indices for c in exclude}
-        keys = [k for k in visited if k not in excluded]
-        if keys:  # only configs within every constraint and budget are proposed
-            ok = space.valid_mask(np.array(keys, dtype=np.int64))
-            keys = [k for k, good in zip(keys, ok, strict=True) if good]
-        ranked = sorted(keys, key=lambda k: -visited[k])
-        return [(Config(k), visited[k]) for k in ranked[:n]]
+        return ranked_candidates(space, visited, exclude, n)

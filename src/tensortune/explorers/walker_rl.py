@@ -29,6 +29,18 @@ def start_points(space: SearchSpace, incumbents: list[Config], n_walkers: int, i
     return arr
 
 
+def ranked_candidates(space: SearchSpace, visited: dict[tuple[int, ...], float], exclude: set[Config],
+                      n: int) -> list[tuple[Config, float]]:
+    """The ``n`` best-scored visited configs that are unmeasured and within every constraint and budget."""
+    excluded = {c.indices for c in exclude}
+    keys = [k for k in visited if k not in excluded]
+    if keys:
+        ok = space.valid_mask(np.array(keys, dtype=np.int64))
+        keys = [k for k, good in zip(keys, ok, strict=True) if good]
+    ranked = sorted(keys, key=lambda k: -visited[k])
+    return [(Config(k), visited[k]) for k in ranked[:n]]
+
+
 def gae(R: np.ndarray, V: np.ndarray, M: np.ndarray, gamma: float, lam: float) -> np.ndarray:
     """Generalised advantage estimates of (T, W) rewards R and values V; M marks walkers still alive."""
     T, W = R.shape
@@ -216,13 +228,7 @@ class WalkerRL:
                           np.array(penalties, dtype=np.float64) if self.uses_penalty else None, M)
         self._update(states, actions, logps, torch.stack(values).numpy(), R, M, rng)
         self.rounds += 1
-        excluded = {c.indices for c in exclude}
-        keys = [k for k in visited if k not in excluded]
-        if keys:  # only configs within every constraint and budget are proposed
-            ok = space.valid_mask(np.array(keys, dtype=np.int64))
-            keys = [k for k, good in zip(keys, ok, strict=True) if good]
-        ranked = sorted(keys, key=lambda k: -visited[k])
-        return [(Config(k), visited[k]) for k in ranked[:n]]
+        return ranked_candidates(space, visited, exclude, n)
 
     def _update(self, states: list[Any], actions: list[list[Any]], logps: list[Any], V: np.ndarray, R: np.ndarray,
                 M: np.ndarray, rng: np.random.Generator) -> None:
