@@ -75,3 +75,51 @@ def test_build_timeout(cpu_target, small_conv):
         assert r.error == ErrorKind.BUILD_TIMEOUT
         m.build_timeout = 60  # the killed build worker is replaced
         assert m.measure([MeasureInput(task, cfg)])[0].ok
+
+
+def test_rewritten_weight_layout_does_not_poison_later_configs(monkeypatch) -> None:
+    """A config whose schedule rewrote a weight's layout runs on random weights in that layout, unchecked
+    (as MetaSchedule's runner); the next configs of the same worker must still see the real inputs. They
+    once inherited the random weights through the per-worker input cache: every later config with the same
+    rewritten layout was checked against the reference and stored as a false WRONG_ANSWER (ResNet-18,
+    1,000 measurements: 250 of 1,000 records, up to 47% of a task's)."""
+    import numpy as np
+
+    from tensortune.measure import tvm_jobs
+
+    x = np.arange(12, dtype="float32").reshape(3, 4)
+    spec = {"workload": "fake", "template": "ms-space.llvm", "target": "{}"}
+    monkeypatch.setitem(tvm_jobs._PREPARED, ("fake", "ms-space.llvm"), ([x], 2 * x))
+    monkeypatch.setattr(tvm_jobs, "_workload", lambda _spec: None)
+    monkeypatch.setattr(tvm_jobs, "_timed", lambda *_a: [1e-3])
+
+    class Tensor:
+        def __init__(self, a: np.ndarray) -> None:
+            self.a = a.copy()
+
+        def numpy(self) -> np.ndarray:
+            return self.a
+
+    def main(inp: Tensor, out: Tensor) -> None:  # doubles its input, whatever its layout
+        out.a[...] = 2 * inp.a.reshape(out.a.shape)
+
+    class Dev:
+        def sync(self) -> None:
+            pass
+
+        def dlpack_device_type(self) -> int:
+            return 2  # not the CPU: no core pinning in this test process
+
+    lib = {"main": main}
+
+    def run(shapes: list[list[int]] | None) -> dict:
+        return tvm_jobs._execute(lib, Dev(), spec, {}, {}, lambda a, _dev: Tensor(a), shapes)
+
+    rewritten = [[4, 3], [3, 4]]
+    assert run(rewritten) == {"costs": [1e-3]}  # random weights in the new layout: unchecked
+    assert run(rewritten) == {"costs": [1e-3]}  # the same layout again: still the real inputs, rewritten anew
+    assert run(None) == {"costs": [1e-3]}       # the workload's own layout: checked against the reference
+    assert tvm_jobs._PREPARED[("fake", "ms-space.llvm")][0][0] is x
+    bad = tvm_jobs._execute({"main": lambda i, o: o.a.__setitem__(..., 3 * i.a)}, Dev(), spec, {}, {},
+                            lambda a, _dev: Tensor(a), None)
+    assert bad["error"] == 5  # a wrong kernel is still caught (WRONG_ANSWER)

@@ -146,6 +146,32 @@ def cmd_bench_chameleon(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_glimpse(args: argparse.Namespace) -> int:
+    import json
+
+    from tensortune.bench.glimpse_vta import run, summary
+
+    seeds = ints(args.seeds, "--seeds")
+    if not 1 <= args.train < args.designs:
+        raise UserError(f"--train must be at least 1 and below --designs ({args.designs}), got {args.train}")
+    res = run(seeds, designs=args.designs, train=args.train, progress=print)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(res, indent=1))
+    lines = ["# Glimpse on held-out VTA designs\n", f"Command: `{_command_line()}`\n",
+             f"{args.designs} designs per seed from the co-design grid, {args.train} trained on, "
+             f"{args.designs - args.train} held out; every ResNet-18 conv layer; seeds {seeds}; Blueprint of "
+             f"{res['blueprint_dim']} dimensions (reconstruction RMSE {res['blueprint_loss']:.3f}). Held-out pairs "
+             f"with at least one valid config: {len(res['rows'])}. Training (last seed): {res['costs']}.\n",
+             "Medians over held-out (design, layer) pairs per seed, then over seeds. Quality = optimum cycles / "
+             "cycles (0 if invalid) of the first 100 configs.\n", "| figure | value |", "|---|---|"]
+    lines += [f"| {k} | {v:.3f} |" for k, v in summary(res)]
+    (out / "report.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines[4:]))
+    print(f"report: {out / 'report.md'}")
+    return 0
+
+
 def cmd_claims(args: argparse.Namespace) -> int:
     from tensortune.bench.claims import ClaimsConfig, run_claims, write_claims_report
 

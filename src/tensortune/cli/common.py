@@ -77,7 +77,9 @@ def measurer_for(args: argparse.Namespace, target: dict) -> Any:
     if args.functional:
         raise UserError("--functional applies to --target vta-sim only")
     rpc = parse_rpc(args.rpc) if args.rpc else None
-    timing = TimingPolicy(args.repeat, args.min_repeat_ms)
+    cache = getattr(args, "cache", "warm")
+    cold = cache == "cold" or (cache == "auto" and bool(getattr(args, "model", None)))
+    timing = TimingPolicy(args.repeat, args.min_repeat_ms, cold=cold)
     memory = getattr(args, "memory_limit", None)
     try:
         check_options(args.build_workers, args.build_timeout, args.run_timeout, timing, args.rpc_parallel, memory)

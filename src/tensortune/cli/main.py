@@ -21,6 +21,7 @@ from tensortune.bench.results import BenchInputError  # noqa: E402
 from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_bench,
     cmd_bench_chameleon,
+    cmd_bench_glimpse,
     cmd_bench_ml2tuner,
     cmd_bench_transfer,
     cmd_bench_vta_arco,
@@ -69,6 +70,10 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
                    help="vta-sim: also execute small layers on int8 data and check them against a direct convolution")
     p.add_argument("--repeat", type=int, default=5, help="timed repeats per measurement (median is the cost)")
     p.add_argument("--min-repeat-ms", type=int, default=40, help="each repeat runs the kernel at least this long")
+    p.add_argument("--cache", choices=["auto", "warm", "cold"], default="auto",
+                   help="cold: flush every argument but the input from the CPU caches before each timed run, as "
+                   "the weights arrive inside a whole model; warm: repeat on cached data (default auto: cold for "
+                   "--model, warm for a single layer)")
     p.add_argument("--build-workers", type=int, default=max(1, os.cpu_count() or 1))
     p.add_argument("--build-timeout", type=float, default=60.0)
     p.add_argument("--run-timeout", type=float, default=30.0)
@@ -256,6 +261,13 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument("--out", default="results/chameleon-study", help="report.md and results.json (rerun resumes)")
     ch.add_argument("--no-progress", action="store_true")
     ch.set_defaults(func=cmd_bench_chameleon)
+    gl = suites.add_parser("glimpse", help="Glimpse on held-out VTA designs: initial samples of the prior generator "
+                                           "against random and transfer, validity voting (analytical model, minutes)")
+    gl.add_argument("--seeds", default="0,1,2")
+    gl.add_argument("--designs", type=int, default=30, help="designs drawn from the co-design grid per seed")
+    gl.add_argument("--train", type=int, default=24, help="of them, the ones trained on (the rest are held out)")
+    gl.add_argument("--out", default="results/glimpse-vta", help="report.md and results.json")
+    gl.set_defaults(func=cmd_bench_glimpse)
     zz = suites.add_parser("zigzag", help="the VTA model's best cycles per layer against ZigZag's (needs zigzag-dse)")
     zz.add_argument("--out", default="results/vta-zigzag", help="report.md and results.json")
     zz.set_defaults(func=cmd_bench_zigzag)

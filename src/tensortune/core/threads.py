@@ -8,13 +8,28 @@ it above that first size. Our measurers always set ``TVM_NUM_THREADS`` in their 
 kernels were tuned on all the target's cores; a model run in the tuner's own process without it ran
 every tuned parallel kernel on one core (ResNet-18: 313 ms with 1 thread vs 164 ms with 2, same
 executable). Everything that runs compiled code in-process goes through :func:`call_with_threads`.
+
+A second trap: TVM pins each pool worker to one core (workers 1..n-1 to cores 1..n-1) and gives the
+calling thread, which runs chunk 0 of every parallel loop, *all* cores, assuming the OS will put it on
+the idle core 0. When the OS leaves it on a worker's core, the two share that core and every parallel
+kernel runs at half speed until the load balancer moves it, which on this VM took from under a second to
+the whole of a timing run (ResNet-18: 18.3 ms instead of 9.7 ms in one run; a conv measured at 1,000 us
+and 500 us in one process). :func:`pin_caller` puts the calling thread on the cores no pinned worker
+holds; the runners and every in-process model run call it once their pool exists.
+
+And a third: a pool of one worker (TVM's default here) pins the *calling thread itself* to core 0. Every
+thread that thread starts later inherits that, so ONNX Runtime's and PyTorch's pools, created in the
+tuning process after TVM had run there, put both their threads on core 0: ONNX Runtime took 32 ms for
+ResNet-18 instead of 10 (the unexplained "every timing in the tuning process is slower" of earlier
+reports). Peers run under :func:`unpinned`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -41,16 +56,84 @@ def set_default_threads(n: int) -> None:
     os.environ[ENV] = str(int(n))
 
 
+def pinned_cores() -> set[int]:
+    """Cores that some other thread of this process is pinned to alone (TVM's pool workers), Linux only."""
+    me = threading.get_native_id()
+    cores: set[int] = set()
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return cores
+    for tid in tasks:
+        if tid == str(me):
+            continue
+        try:
+            with open(f"/proc/self/task/{tid}/status") as f:
+                line = next((ln for ln in f if ln.startswith("Cpus_allowed_list:")), "")
+        except OSError:
+            continue
+        cpus = line.split(":", 1)[-1].strip()
+        if cpus.isdigit():
+            cores.add(int(cpus))
+    return cores
+
+
+def pin_caller() -> set[int] | None:
+    """Pin the calling thread to the cores that no TVM pool worker holds (see the module docstring);
+    the cores it now runs on, or None where this cannot be done (not Linux, or no core is free)."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    runtime_threads()  # the pool exists, so its workers are pinned already
+    allowed = os.sched_getaffinity(0)  # pid 0: the calling thread
+    free = allowed - pinned_cores()
+    if not free or free == allowed:
+        return None if not free else allowed
+    os.sched_setaffinity(0, free)
+    return free
+
+
+@contextlib.contextmanager
+def off_worker_cores() -> Iterator[None]:
+    """The calling thread on the cores no TVM pool worker holds (:func:`pin_caller`) for the duration."""
+    before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    pin_caller()
+    try:
+        yield
+    finally:
+        if before is not None:
+            os.sched_setaffinity(0, before)  # the caller's other work (peers, compiling) may use every core
+
+
+@contextlib.contextmanager
+def unpinned() -> Iterator[None]:
+    """The calling thread may run on every core of this machine (the OS still applies the process's
+    cpuset) for the duration, so the threads it starts (a peer's pool) may too; then as it was."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+    except OSError:
+        pass
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
 def call_with_threads(n: int, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)`` with TVM's pool at ``n`` workers: in this thread if its pool has (or
     can still get) that size, else in a fresh thread whose pool is created at that size."""
     set_default_threads(n)
     if runtime_threads() == n:
-        return fn(*args, **kwargs)
+        with off_worker_cores():
+            return fn(*args, **kwargs)
     box: dict[str, Any] = {}
 
     def run() -> None:
         try:
+            pin_caller()
             box["value"] = fn(*args, **kwargs)
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e

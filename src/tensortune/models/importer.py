@@ -44,7 +44,10 @@ class ImportedModel:
             return None
         import torch
 
-        with torch.no_grad():
+        from tensortune.core.threads import unpinned
+
+        # PyTorch makes its thread pool on first use, with this thread's core affinity: not TVM's pinning
+        with unpinned(), torch.no_grad():
             return self.torch_module(torch.from_numpy(x)).numpy()
 
 

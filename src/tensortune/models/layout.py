@@ -5,8 +5,10 @@ output channels divide by the block ``x`` reads and writes activations as ``[N, 
 vector of ``x`` channels is contiguous, so the conv's register block stores whole vectors and the
 element-wise ops, residual adds and pooling between convolutions stream contiguous vectors too.
 Relax's ``ConvertLayout`` carries the layout from conv to conv through the layout-agnostic ops, so
-layout transforms stay only where the model needs NCHW (a first conv on 3 channels, a depthwise or
-grouped conv, the global pooling before the classifier). Weights are constants: their transform is
+layout transforms stay only where the model needs NCHW (the model's input, a depthwise or grouped
+conv, the global pooling before the classifier). A conv whose input channels do not divide by the block
+(the first conv on 3 colour channels) reads a smaller input block (NCHW3c) and still writes the model's
+block, so the stem's epilogue and pooling run blocked too. Weights are constants: their transform is
 folded once at build time (``FoldConstant``), never run per inference.
 
 The block is chosen per target (the fp32 lanes of its widest vector: 16 with AVX-512, 8 with AVX2),
@@ -82,8 +84,35 @@ def to_blocked(mod: Any, block: int) -> Any:
     mod = tvm.transform.Sequential([relax.transform.DecomposeOpsForInference(),
                                     relax.transform.CanonicalizeBindings()])(mod)
     mod = _clip_as_min_max(mod)
-    convert = relax.transform.ConvertLayout({"relax.nn.conv2d": [f"NCHW{block}c", f"OIHW{block}i{block}o"]})
+    convert = relax.transform.ConvertLayout({}, layout_cb=lambda call: conv_layouts(call, block))
     return relax.transform.DeadCodeElimination()(convert(mod))
+
+
+def input_block(in_channels: int, block: int) -> int:
+    """The input-channel block of a conv: ``block`` where it divides the channels, else the largest
+    divisor of the channels below it (a first conv on RGB: 3), so its output is blocked all the same."""
+    return max(d for d in range(1, min(block, in_channels) + 1) if in_channels % d == 0)
+
+
+def conv_layouts(call: Any, block: int) -> dict[str, list[str]]:
+    """``ConvertLayout``'s desired layouts for one call: a conv2d whose output channels divide by the
+    block writes NCHW{block}c; its input block is ``input_block`` (the stem conv on 3 channels reads
+    NCHW3c with an OIHW3i{block}o weight, as TVM's x86 ``conv2d_NCHWc`` does, instead of staying in NCHW
+    with a transform after it). Grouped convs keep one block for data and weight."""
+    name = getattr(call.op, "name", "")
+    if name != "relax.nn.conv2d":
+        return {}
+    default = {name: [f"NCHW{block}c", f"OIHW{block}i{block}o"]}
+    attrs = call.attrs
+    shape = getattr(call.args[1].ty, "shape", None)
+    if (str(attrs.data_layout) != "NCHW" or str(attrs.kernel_layout) != "OIHW" or int(attrs.groups) != 1
+            or shape is None or len(shape) != 4):
+        return default
+    out_c, in_c = int(shape[0]), int(shape[1])
+    if out_c % block or in_c % block == 0:
+        return default
+    ib = input_block(in_c, block)
+    return {name: [f"NCHW{ib}c", f"OIHW{ib}i{block}o", f"NCHW{block}c"]}
 
 
 def legalize_conv2d(bb: Any, call: Any) -> Any:

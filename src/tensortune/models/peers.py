@@ -103,7 +103,17 @@ def _ort_fn(model: Any, x: np.ndarray, threads: int) -> tuple[Callable[[], Any],
 
 def run_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, threads: int, repeat: int = 10,
              min_repeat_ms: int = 200) -> PeerResult:
-    """Check and time one peer; a missing package or a model the peer cannot take is a skip, not an error."""
+    """Check and time one peer; a missing package or a model the peer cannot take is a skip, not an error.
+    It runs off any core pinning TVM left on this thread (``core.threads.unpinned``), and its pool is
+    made there, so its threads may use every core."""
+    from tensortune.core.threads import unpinned
+
+    with unpinned():
+        return _run_peer(name, model, x, ref, threads, repeat, min_repeat_ms)
+
+
+def _run_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, threads: int, repeat: int,
+              min_repeat_ms: int) -> PeerResult:
     try:
         if name in ("eager", "frozen"):
             if model.torch_module is None:
@@ -130,7 +140,10 @@ def sgemm_gflops(threads: int, n: int = 2048, repeat: int = 5) -> float:
     convolutions are compared with."""
     import torch
 
+    from tensortune.core.threads import unpinned
+
     torch.set_num_threads(threads)
     a, b = torch.randn(n, n), torch.randn(n, n)
-    t = time_calls(lambda: torch.matmul(a, b), repeat=repeat, min_repeat_ms=200)
+    with unpinned():
+        t = time_calls(lambda: torch.matmul(a, b), repeat=repeat, min_repeat_ms=200)
     return 2.0 * n**3 / (t.median_ms * 1e-3) / 1e9

@@ -346,7 +346,8 @@ class FusedConv2dReduced(FusedConv2d):
 # ---------------------------------------------------------------------------- the same on a blocked layout
 def blocked_conv_params(wl: TirWorkload) -> tuple[Conv2d, int] | None:
     """The conv2d a fused ``conv2d_NCHWc`` function computes (NCHW[x]c data, OIHW[x]i[x]o weight) and
-    its channel block ``x``; None if it is not one (or input and output blocks differ)."""
+    its output channel block ``x`` (the vector); None if it is not one. The input block may be smaller
+    (a first conv on 3 channels reads NCHW3c): the reduction runs over all input channels either way."""
     from tensortune.workloads.tir import block_kinds
 
     if wl.kind != "conv2d" or "conv2d_NCHWc" not in block_kinds(wl.mod["main"]):
@@ -356,10 +357,10 @@ def blocked_conv_params(wl: TirWorkload) -> tuple[Conv2d, int] | None:
         return None
     n, cb, h, w, b = data_shape
     ob, ib, r, s, bi, bo = w_shape
-    if not (b == bi == bo and ib == cb):
+    if not (b == bi and ib == cb):
         return None
     conv = _conv_geometry(wl.mod["main"], "conv2d_NCHWc", "data_pad", (n, cb * b, h, w, ob * bo, r, s))
-    return None if conv is None else (conv, b)
+    return None if conv is None else (conv, bo)
 
 
 class FusedConv2dBlocked(FusedConv2d):
