@@ -71,3 +71,43 @@ def test_prior_generator_puts_held_out_samples_where_the_training_best_were() ->
     assert all(a >= b - 1e-9 for a, b in zip(score, score[1:], strict=False))
     again = PriorGenerator.from_json(prior.to_json())
     assert np.array_equal(again.initial_indices(pairs[3].context, pairs[3].space, 20), rows)
+
+
+def test_trained_glimpse_gives_a_held_out_design_its_first_plan_and_filter(tmp_path, capsys) -> None:
+    """glimpse-train stores the parts with what they were trained on (the held-out design excluded);
+    tune --glimpse on that design measures the prior's configs first, through the vote, and stores them."""
+    import json
+    import sqlite3
+
+    from tensortune.cli.main import main
+    from tensortune.hardware.specs import vta_specs
+    from tensortune.templates.vta_conv2d import DEFAULT_HW_OPTIONS
+    from tensortune.transfer.glimpse import GlimpseModels
+
+    held = vta_specs(DEFAULT_HW_OPTIONS)[1234]
+    out = tmp_path / "g.json"
+    assert main(["glimpse-train", "--family", "vta", "--designs", "12", "--exclude", held.name, "--out", str(out)]) == 0
+    models = GlimpseModels.load(str(out))
+    assert held.name not in models.trained_on["designs"] and models.trained_on["excluded"] == [held.name]
+    assert len(models.trained_on["designs"]) == 12 and models.trained_on["pairs"] > 0
+    target = {"kind": "vta-sim", "hw": {k: int(v) for k, v in held.target["hw"].items()}}
+    db = tmp_path / "t.db"
+    args = ["tune", "--target", json.dumps(target), "--layer", "resnet18:6", "--tuner", "autotvm", "--trials", "16",
+            "--plan-size", "16", "--db", str(db), "--no-progress"]
+    assert main([*args, "--glimpse", str(out)]) == 0
+    assert "first configs from the prior" in capsys.readouterr().out
+    # the first configs measured are the prior's, in its order
+    from tensortune.templates import make_task
+    from tensortune.workloads.layer_tables import resolve_layer
+
+    _, conv = resolve_layer("resnet18:6")
+    task = make_task(conv, "conv2d_nchw.vta-sim", target, "resnet18:6")
+    plan = models.for_task(task.space, conv, target, 16).first_plan
+    with sqlite3.connect(db) as con:
+        measured = [json.loads(r[0]) for r in con.execute("select config from records where kind='trial' order by id")]
+    assert measured[: len(plan)] == [task.space.to_json(c) for c in plan]
+    # bad input: a missing file, a recipe that does not plan, a family without a trainer
+    assert main([*args, "--glimpse", str(tmp_path / "none.json")]) == 2
+    assert main([*args, "--tuner", "random", "--glimpse", str(out)]) == 2
+    assert main(["glimpse-train", "--family", "cpu", "--out", str(tmp_path / "c.json")]) == 2
+    assert main(["glimpse-train", "--family", "vta", "--exclude", "vta-nonsense", "--out", str(tmp_path / "c.json")]) == 2

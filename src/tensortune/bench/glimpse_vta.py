@@ -19,63 +19,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from tensortune.cost_models.validity_vote import ThresholdVote, magnitudes, option_magnitudes
 from tensortune.hardware.blueprint import Blueprint
-from tensortune.hardware.specs import HardwareSpec, vta_specs
+from tensortune.hardware.specs import vta_specs
 from tensortune.samplers.glimpse_prior import PriorGenerator
-
-
-@dataclass
-class Pair:
-    design: HardwareSpec
-    layer: str
-    space: Any
-    idx: np.ndarray  # every structurally valid config (index matrix)
-    cycles: np.ndarray  # inf where invalid
-    context: np.ndarray
-
-    @property
-    def valid(self) -> np.ndarray:
-        return np.isfinite(self.cycles)
-
-    def quality(self, rows: np.ndarray) -> np.ndarray:
-        """optimum / cycles of each config (0 where invalid)."""
-        pos = {tuple(r): i for i, r in enumerate(self.idx)}
-        c = np.array([self.cycles[pos[tuple(r)]] for r in rows])
-        return np.where(np.isfinite(c), self.cycles[self.valid].min() / c, 0.0)
-
-
-def layer_features(conv: Any) -> np.ndarray:
-    return np.log2([conv.in_channels, conv.height, conv.out_channels, conv.kernel[0], conv.stride[0],
-                    conv.out_hw[0]]).astype(np.float64)
-
-
-def make_pair(spec: HardwareSpec, layer: str, conv: Any, blueprint: np.ndarray) -> Pair:
-    from tensortune.accel.vta import ConvShape, evaluate
-    from tensortune.templates.vta_conv2d import VtaConv2d
-
-    space = VtaConv2d().space_for(conv, spec.target)
-    idx = np.indices(tuple(int(r) for r in space.radices)).reshape(len(space.knobs), -1).T
-    idx = idx[space.valid_mask(idx)]
-    vals = space.value_arrays(idx)
-    out = evaluate(ConvShape.of(conv), {**spec.target["hw"], **vals})
-    return Pair(spec, layer, space, idx, np.asarray(out["cycles"], dtype=np.float64),
-                np.concatenate([blueprint, layer_features(conv)]))
-
-
-def _top(pair: Pair, n: int) -> np.ndarray:
-    order = np.argsort(pair.cycles, kind="stable")
-    return pair.idx[order[:n]][np.isfinite(pair.cycles[order[:n]])]
+from tensortune.transfer.glimpse import Pair, make_pair, top_configs
 
 
 def _transfer(src: Pair, dst: Pair, n: int) -> np.ndarray:
     """``src``'s best configs mapped onto ``dst``'s space (nearest magnitude per knob), valid ones first."""
-    sm, rows = magnitudes(src.space, _top(src, n)), []
+    sm, rows = magnitudes(src.space, top_configs(src, n)), []
     tables = [option_magnitudes(k) for k in dst.space.knobs]
     for m in sm:
         rows.append([int(np.argmin(np.abs(t - v))) for t, v in zip(tables, m, strict=True)])
@@ -107,7 +64,7 @@ def run(seeds: list[int], designs: int = 30, train: int = 24, n: int = 100, bp_d
         tr = [p for ps in pairs[:train] for p in ps if p.valid.any()]
         knobs = [k.name for k in tr[0].space.knobs]
         t0 = time.perf_counter()
-        prior = PriorGenerator.fit(knobs, [p.context for p in tr], [magnitudes(p.space, _top(p, 10)) for p in tr],
+        prior = PriorGenerator.fit(knobs, [p.context for p in tr], [magnitudes(p.space, top_configs(p, 10)) for p in tr],
                                    seed=seed, trained_on={"designs": [s.name for s in chosen[:train]], "layers": "resnet18"})
         sub = [rng.choice(len(p.idx), min(len(p.idx), 2000), replace=False) for p in tr]
         vote = ThresholdVote.fit(knobs, [p.context for p in tr], [magnitudes(p.space, p.idx[s]) for p, s in zip(tr, sub, strict=True)],
@@ -151,4 +108,92 @@ def summary(res: dict[str, Any]) -> list[tuple[str, float]]:
     for k in keys:
         per = [float(np.nanmedian([r[k] for r in rows if r["seed"] == s])) for s in seeds]
         out.append((k, float(np.median(per))))
+    return out
+
+
+def _to_95(curve: list[float], target: float) -> int | None:
+    best = np.maximum.accumulate(np.asarray(curve, dtype=np.float64)) if curve else np.zeros(0)
+    hit = np.flatnonzero(best >= 0.95 * target)
+    return int(hit[0]) + 1 if len(hit) else None
+
+
+def tuning(seeds: list[int], designs: int = 30, train: int = 24, layers: int = 3, trials: int = 128,
+           recipes: tuple[str, ...] = ("autotvm", "autotvm+glimpse", "chameleon"),
+           progress: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
+    """Tuning runs on held-out designs (the issue's point 6, second part): per seed the same split as
+    :func:`run`; Glimpse trained on the training designs only; on ``layers`` random layers (with a valid
+    config) of each held-out design, each recipe tunes ``trials`` measurements of the analytical model.
+    Per run: measurements to reach 95% of the exhaustive optimum (None: not reached), the tuner's wall time
+    to get there, its search steps, and the share of invalid measurements."""
+    from tensortune.bench.traces import run_recipe
+    from tensortune.core.values import MeasureInput
+    from tensortune.measure.vta_measurer import VtaSimMeasurer
+    from tensortune.space import Config
+    from tensortune.templates import make_task
+    from tensortune.templates.vta_conv2d import DEFAULT_HW_OPTIONS
+    from tensortune.transfer.glimpse import train_vta
+    from tensortune.workloads.layer_tables import model_tasks
+
+    family = vta_specs(DEFAULT_HW_OPTIONS)
+    bp = Blueprint.fit(family, 6)
+    convs = model_tasks("resnet18")
+    measurer = VtaSimMeasurer()
+    runs: list[dict[str, Any]] = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        chosen = [family[i] for i in rng.choice(len(family), designs, replace=False)]
+        t0 = time.perf_counter()
+        models = train_vta(chosen=chosen[:train], seed=seed)
+        train_s = time.perf_counter() - t0
+        emb = bp.embed(chosen[train:])
+        for d, spec in enumerate(chosen[train:]):
+            pairs = [(name, conv, make_pair(spec, name, conv, emb[d])) for name, conv in convs]
+            pairs = [x for x in pairs if x[2].valid.any()]
+            for li in rng.permutation(len(pairs))[:layers]:
+                name, conv, pair = pairs[li]
+                target = dict(spec.target)
+                task = make_task(conv, "conv2d_nchw.vta-sim", target, name)
+                best = pair.idx[int(np.argmin(pair.cycles))]
+                opt = measurer.measure([MeasureInput(task, Config(tuple(int(i) for i in best)))])[0]
+                opt_gflops = task.flops / opt.cost / 1e9
+                for recipe in recipes:
+                    base, _, extra = recipe.partition("+")
+                    options: dict[str, Any] = {"plan_size": 32}
+                    if extra == "glimpse":
+                        options["glimpse"] = models.for_task(task.space, conv, target, 32)
+                    trace, summ, strat = run_recipe(base, task, measurer, seed, trials, layer=name, options=options)
+                    n95 = _to_95(trace.gflops, opt_gflops)
+                    n99 = _to_95(trace.gflops, opt_gflops / 0.95 * 0.99)
+                    runs.append({"seed": seed, "design": spec.name, "layer": name, "recipe": recipe,
+                                 "to_95": n95, "wall_to_95": trace.wall[n95 - 1] if n95 else None, "to_99": n99,
+                                 "steps": int(sum(r.steps or 0 for r in getattr(strat, "rounds", []))),
+                                 "invalid": float(np.mean(np.asarray(trace.gflops) <= 0)),
+                                 "best": float(max(trace.gflops) / opt_gflops)})
+            progress(f"seed {seed}: design {spec.name} done ({len(runs)} runs)")
+        progress(f"seed {seed}: Glimpse trained in {train_s:.1f} s")
+    return {"runs": runs, "trials": trials, "layers": layers, "designs": designs, "train": train}
+
+
+def tuning_summary(res: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per recipe: median (over seeds of the per-seed median over runs) measurements and wall time to 95%
+    (unreached runs count as the budget + 1), runs that reached it, search steps, invalid share, best."""
+    out = []
+    recipes = list(dict.fromkeys(r["recipe"] for r in res["runs"]))
+    seeds = sorted({r["seed"] for r in res["runs"]})
+    for rec in recipes:
+        rs = [r for r in res["runs"] if r["recipe"] == rec]
+
+        def med(key: str, default: float | None = None, rs: list = rs) -> float:
+            per = []
+            for s in seeds:
+                vals = [r[key] if r[key] is not None else default for r in rs if r["seed"] == s]
+                vals = [v for v in vals if v is not None]
+                if vals:
+                    per.append(float(np.median(vals)))
+            return float(np.median(per)) if per else float("nan")
+
+        out.append({"recipe": rec, "runs": len(rs), "reached": sum(r["to_95"] is not None for r in rs),
+                    "to_95": med("to_95", res["trials"] + 1), "wall_to_95_s": med("wall_to_95"),
+                    "reached_99": sum(r["to_99"] is not None for r in rs), "to_99": med("to_99", res["trials"] + 1),
+                    "steps": med("steps"), "invalid": med("invalid"), "best": med("best")})
     return out

@@ -56,3 +56,27 @@ def cmd_blueprint(args: argparse.Namespace) -> int:
         save_figure(fig, Path(args.plot))
         con.print(f"plot: {args.plot}")
     return 0
+
+
+def cmd_glimpse_train(args: argparse.Namespace) -> int:
+    """Train Glimpse's prior generator and validity vote for a hardware family and store them in one file."""
+    import sys
+
+    from tensortune.transfer.glimpse import FAMILIES, default_path, train_vta
+
+    if args.family not in FAMILIES:
+        raise UserError(f"Glimpse training exists for the {', '.join(FAMILIES)} family only; {args.family} targets "
+                        "need measured training data, which is not built yet")
+    out = args.out or default_path(args.family)
+    exclude = [x.strip() for x in (args.exclude or "").split(",") if x.strip()]
+    try:
+        models = train_vta(designs=args.designs, exclude=exclude, seed=args.seed,
+                           command=" ".join(["tensortune", *sys.argv[1:]]))
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    models.save(out)
+    t = models.trained_on
+    print(f"trained Glimpse for {args.family} on {len(t['designs'])} designs x ResNet-18's conv layers "
+          f"({t['pairs']} pairs with a valid config, {t['vote_configs']} configs for the vote) in {t['train_s']} s; "
+          f"held out: {', '.join(t['excluded']) or 'none'}; written to {out}")
+    return 0

@@ -30,7 +30,7 @@ from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_groundtruth,
 )
 from tensortune.cli.common import UserError, _Parser  # noqa: E402
-from tensortune.cli.hardware_cmds import cmd_blueprint  # noqa: E402
+from tensortune.cli.hardware_cmds import cmd_blueprint, cmd_glimpse_train  # noqa: E402
 from tensortune.cli.model_cmds import cmd_build, cmd_profile  # noqa: E402
 from tensortune.cli.records_cmds import cmd_best, cmd_export, cmd_import  # noqa: E402
 from tensortune.cli.tune_cmds import cmd_compare, cmd_tune  # noqa: E402
@@ -81,6 +81,8 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--rpc-parallel", type=int, default=1, help="devices leased from the tracker at once")
     p.add_argument("--memory-limit", type=int, metavar="MB", help="address-space limit of each build and run worker "
                    "(default: half of this machine's memory, at least 2048); a config past it is stored as OUT_OF_MEMORY")
+    p.add_argument("--glimpse", metavar="FILE", help="model-based recipes on vta-sim: Glimpse's trained prior gives "
+                   "the first configs and its validity vote filters candidates (tensortune glimpse-train writes FILE)")
     p.add_argument("--no-transfer", action="store_true", help="model-based recipes: learn only from this task's "
                    "own measurements (default: also from every other task of the same template in --db)")
     p.add_argument("--wait", action="store_true", help="if another process is tuning the same run, wait for it "
@@ -190,6 +192,14 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--family", choices=["gpu", "cpu", "vta"], default="gpu")
     bp.add_argument("--plot", help="PNG of the information-loss curve")
     bp.set_defaults(func=cmd_blueprint)
+    gt = sub.add_parser("glimpse-train", help="train Glimpse's prior generator and validity vote for a hardware "
+                                              "family (VTA designs: analytical, seconds) and store them in one file")
+    gt.add_argument("--family", default="vta", choices=["vta", "cpu", "gpu"])
+    gt.add_argument("--designs", type=int, default=200, help="designs drawn from the co-design grid to train on")
+    gt.add_argument("--exclude", help="comma-separated design names never trained on (held-out hardware)")
+    gt.add_argument("--seed", type=int, default=0)
+    gt.add_argument("--out", help="where to store them (default ~/.cache/tensortune/glimpse/FAMILY.json)")
+    gt.set_defaults(func=cmd_glimpse_train)
 
     cl = sub.add_parser("claims", help="re-measure each seed paper's headline ratio here (Chameleon, ReLeASE: replay "
                                        "tables and VTA spaces; ML2Tuner, ARCO: VTA model) into one Markdown table")

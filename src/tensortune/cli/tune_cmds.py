@@ -4,6 +4,7 @@ a whole model is handed to ``model_cmds``) and ``compare`` (several tuners and s
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -108,6 +109,23 @@ def _budget(args: argparse.Namespace) -> Any:
     return Budget(trials=args.trials, seconds=args.time_limit, early_stopping=args.early_stopping)
 
 
+def _glimpse(args: argparse.Namespace, task: Any, target: dict) -> Any:
+    """The task's Glimpse first plan and validity vote from ``--glimpse FILE`` (None without it)."""
+    path = getattr(args, "glimpse", None)
+    if not path:
+        return None
+    from tensortune.transfer.glimpse import GlimpseModels
+    from tensortune.tuners.recipes import recipe
+
+    if recipe(args.tuner).strategy != "model-based":
+        raise UserError(f"--glimpse works with model-based recipes; {args.tuner} is not one")
+    if not os.path.exists(path):
+        raise UserError(f"no Glimpse models at {path}; train them with `tensortune glimpse-train --family vta "
+                        f"--out {path}`")
+    models = GlimpseModels.load(path)
+    return models.for_task(task.space, task.workload, target, args.plan_size)
+
+
 def _recipe_options(args: argparse.Namespace) -> dict:
     opts = {"plan_size": args.plan_size}
     if args.loss is not None:
@@ -157,10 +175,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
     check_tuner([args.tuner])
     tasks = _tasks(args, target)
     budget = _budget(args)
+    glimpses = {}
     for t in tasks:  # surface template/space problems before anything is written
         try:
             _ = t.space
-            create(args.tuner, t.space, args.seed, task=t, **_recipe_options(args))
+            glimpses[t.key] = _glimpse(args, t, target)
+            create(args.tuner, t.space, args.seed, task=t, glimpse=glimpses[t.key], **_recipe_options(args))
         except ValueError as e:
             raise UserError(f"{t.name}: {e}") from None
     con = console()
@@ -169,7 +189,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
         storage = open_storage(args.db)
         for t in tasks:
             prior = _prior(args, storage, t, con)
-            strat = create(args.tuner, t.space, args.seed, task=t, transfer=prior, **_recipe_options(args))
+            strat = create(args.tuner, t.space, args.seed, task=t, transfer=prior, glimpse=glimpses[t.key],
+                           **_recipe_options(args))
+            if glimpses[t.key] is not None:
+                con.print(f"  glimpse: {len(glimpses[t.key].first_plan)} first configs from the prior, validity vote on")
             tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=_label(args.tuner, args), seed=args.seed,
                           batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait,
                           initial_configs=prior.initial_configs() if prior else None)

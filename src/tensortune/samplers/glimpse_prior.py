@@ -93,7 +93,9 @@ class PriorGenerator:
         out = []
         for j, knob in enumerate(space.knobs):
             b = _bins(np.log2([magnitude(o) for o in knob.options]))
-            share = probs[j, b] / np.bincount(b, minlength=BINS)[b]  # a bin's mass split among its options
+            # a bin's mass split among its options; a floor, so options whose bins got no mass at all stay
+            # ordered (and a knob whose every option falls in such bins does not divide by zero)
+            share = np.maximum(probs[j, b], 1e-12) / np.bincount(b, minlength=BINS)[b]
             share = share / share.sum()
             out.append(np.log(np.maximum(share, 1e-12)))
         return out

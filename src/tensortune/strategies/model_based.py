@@ -16,6 +16,10 @@ starts from other tasks' records) instead of random configs.
 ``validity`` (ML2Tuner's model V, ``cost_models/validity.py``) makes V a filter stage of any recipe
 (``chameleon+v``): refit every round on all outcomes, it scores configurations it predicts invalid
 below all others while the explorer walks, and removes them from the candidates before sampling.
+
+``glimpse`` (``transfer.glimpse.TaskGlimpse``: Glimpse's prior and validity vote, trained offline on other
+hardware) gives the first configs to measure (instead of random ones) and a validity filter that works
+from the first round: configs it votes invalid score below all others and leave the candidates.
 """
 
 from __future__ import annotations
@@ -37,8 +41,10 @@ class ModelBasedStrategy(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
                  plan_size: int = 64, name: str = "model", n_candidates: int | None = None,
                  validity: ValidityModel | None = None, encode: Any = None, plan_first: bool = False,
-                 all_candidates: bool = False) -> None:
+                 all_candidates: bool = False, glimpse: Any = None) -> None:
         super().__init__(space, seed)
+        self.glimpse = glimpse
+        self._first = list(glimpse.first_plan) if glimpse is not None else []
         if plan_size < 1:
             raise ValueError("plan_size must be >= 1")
         self.model = model
@@ -60,7 +66,14 @@ class ModelBasedStrategy(RoundStrategy):
     def ask(self, n: int) -> list[Config]:
         if self.plan_first and not self.rounds and not self._plan:
             self.replan()  # the model starts from the prior: plan before any outcome of our own
+        if self._first and not self.rounds:
+            return self.plan_then_random(self._first, n)  # Glimpse's initial samples before any random one
         return self.plan_then_random(self._plan, n)
+
+    def _voted_valid(self, idx: np.ndarray) -> np.ndarray:
+        if self.glimpse is None:
+            return np.ones(len(idx), dtype=bool)
+        return np.asarray(self.glimpse.valid(np.asarray(idx, dtype=np.int64)), dtype=bool)
 
     def tell(self, configs: list[Config], throughputs: list[float]) -> None:
         super().tell(configs, throughputs)
@@ -76,6 +89,8 @@ class ModelBasedStrategy(RoundStrategy):
         pred = self.model.predict(x)
         if self.validity is not None and self.validity.fitted:
             pred = np.where(self.validity.predict(x), pred, float(np.min(pred, initial=0.0)) - 1.0)
+        if self.glimpse is not None:
+            pred = np.where(self._voted_valid(idx), pred, float(np.min(pred, initial=0.0)) - 1.0)
         return pred
 
     def refit(self, rnd: Round) -> bool:
@@ -95,10 +110,15 @@ class ModelBasedStrategy(RoundStrategy):
         return cands
 
     def filter(self, cands: Candidates, rnd: Round) -> Candidates:
-        """V removes the candidates it predicts invalid."""
+        """V (and Glimpse's vote) remove the candidates they predict invalid."""
+        if self.glimpse is not None and cands:
+            idx = np.array([c.indices for c, _ in cands], dtype=np.int64).reshape(len(cands), len(self.space.knobs))
+            ok = self._voted_valid(idx)
+            rnd.rejected = int((~ok).sum())
+            cands = [c for c, good in zip(cands, ok, strict=True) if good]
         if self.validity is not None and self.validity.fitted and cands:
             ok = self.validity.predict(self._features([c for c, _ in cands]))
-            rnd.rejected = int((~ok).sum())
+            rnd.rejected = (rnd.rejected or 0) + int((~ok).sum())
             cands = [c for c, good in zip(cands, ok, strict=True) if good]
         return cands
 

@@ -82,7 +82,8 @@ def recipe(name: str) -> Recipe:
 def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> SearchStrategy:
     """The recipe's strategy. Options: ``plan_size``, ``loss``, ``epsilon``, ``transfer``, ``variant``
     (Chameleon's PPO: "paper" or "code"), ``explorer_options``/``sampler_options``/``candidates`` (merged
-    over the recipe's; ablations) (model-based), ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner);
+    over the recipe's; ablations), ``glimpse`` (a ``transfer.glimpse.TaskGlimpse``: first plan and validity
+    vote) (model-based), ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner);
     options a recipe does not use are ignored."""
     r = recipe(name)
     if r.strategy == "random":
@@ -114,7 +115,7 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
                           loss: str | None = None, epsilon: float = 0.05, transfer: Any = None,
                           variant: str | None = None, explorer_options: dict[str, Any] | None = None,
                           sampler_options: dict[str, Any] | None = None, candidates: int | None = None,
-                          **_: Any) -> SearchStrategy:
+                          glimpse: Any = None, **_: Any) -> SearchStrategy:
     """``transfer`` (a ``transfer.TransferPrior`` with sources): the cost model is fitted on the other
     tasks' records and this task's, in transferable features, and plans from the first round."""
     from tensortune.cost_models.registry import make_cost_model
@@ -146,4 +147,4 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
                               n_candidates=factor * plan if factor else None, all_candidates=factor == 0,
                               validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
-                              plan_first=bool(transfer))
+                              plan_first=bool(transfer), glimpse=glimpse)
