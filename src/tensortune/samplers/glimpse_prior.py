@@ -3,7 +3,7 @@ knob, trained offline on the best configurations of other hardware and layers; t
 the configurations with the highest product of knob probabilities.
 
 Knob options differ from space to space (a tile's options are the divisors of that layer's extent), so
-the network predicts, per knob, a distribution over log2-magnitude bins (``validity_vote.magnitude``:
+the network predicts, per knob, a distribution over log2-magnitude bins (``space.magnitudes.magnitude``:
 a number's value, a split's inner tile); each option of a concrete space gets its bin's probability,
 shared among the options in that bin and renormalised over the space's options. A small MLP in
 PyTorch, trained with cross-entropy against the bin histogram of each training pair's best configs.
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.cost_models.validity_vote import magnitude
+from tensortune.space.magnitudes import magnitude
 
 BINS = 16  # log2 magnitudes 0..15 (1 .. 32768 and beyond)
 
