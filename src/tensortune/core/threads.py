@@ -86,40 +86,42 @@ def pin_caller() -> set[int] | None:
     runtime_threads()  # the pool exists, so its workers are pinned already
     allowed = os.sched_getaffinity(0)  # pid 0: the calling thread
     free = allowed - pinned_cores()
-    if not free or free == allowed:
-        return None if not free else allowed
-    os.sched_setaffinity(0, free)
+    if not free:
+        return None
+    if free != allowed:
+        os.sched_setaffinity(0, free)
     return free
 
 
 @contextlib.contextmanager
-def off_worker_cores() -> Iterator[None]:
-    """The calling thread on the cores no TVM pool worker holds (:func:`pin_caller`) for the duration."""
+def _affinity_restored() -> Iterator[None]:
+    """The calling thread's core affinity as it was after the block (no-op where the OS has none)."""
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    pin_caller()
     try:
         yield
     finally:
         if before is not None:
-            os.sched_setaffinity(0, before)  # the caller's other work (peers, compiling) may use every core
+            os.sched_setaffinity(0, before)
+
+
+@contextlib.contextmanager
+def off_worker_cores() -> Iterator[None]:
+    """The calling thread on the cores no TVM pool worker holds (:func:`pin_caller`) for the duration;
+    afterwards its other work (peers, compiling) may use every core again."""
+    with _affinity_restored():
+        pin_caller()
+        yield
 
 
 @contextlib.contextmanager
 def unpinned() -> Iterator[None]:
     """The calling thread may run on every core of this machine (the OS still applies the process's
     cpuset) for the duration, so the threads it starts (a peer's pool) may too; then as it was."""
-    if not hasattr(os, "sched_setaffinity"):
+    with _affinity_restored():
+        if hasattr(os, "sched_setaffinity"):
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(0, range(os.cpu_count() or 1))
         yield
-        return
-    before = os.sched_getaffinity(0)
-    try:
-        os.sched_setaffinity(0, range(os.cpu_count() or 1))
-    except OSError:
-        pass
-    try:
-        yield
-    finally:
-        os.sched_setaffinity(0, before)
 
 
 def call_with_threads(n: int, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

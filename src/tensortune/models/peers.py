@@ -101,10 +101,6 @@ def _ort_session_fn(onnx: bytes, x: np.ndarray, threads: int) -> tuple[Callable[
     return call, call()
 
 
-def _ort_fn(model: Any, x: np.ndarray, threads: int) -> tuple[Callable[[], Any], Any]:
-    return _ort_session_fn(_onnx_bytes(model, x), x, threads)
-
-
 def _ort_child(onnx: bytes, x: np.ndarray, threads: int, repeat: int, min_repeat_ms: int) -> tuple[Any, Timing]:
     fn, out = _ort_session_fn(onnx, x, threads)
     return out, time_calls(fn, repeat, min_repeat_ms)
@@ -146,16 +142,16 @@ def _run_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, thre
             except ImportError:
                 return PeerResult(name, None, skipped="onnxruntime is not installed (pip install 'tensortune[peers]')")
             out, timing = _ort_in_fresh_process(model, x, threads, repeat, min_repeat_ms)
-            err = float(np.max(np.abs(np.asarray(out, dtype=np.float64) - ref))) if ref is not None else None
-            return PeerResult(name, timing, err)
         else:
             raise ValueError(f"unknown peer {name!r}; known: {', '.join(PEERS)}")
     except ValueError:
         raise
     except Exception as e:  # the peer cannot run this model: say why, go on with the others
         return PeerResult(name, None, skipped=f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200]}")
+    if name != "onnxruntime":
+        timing = time_calls(fn, repeat, min_repeat_ms)
     err = float(np.max(np.abs(np.asarray(out, dtype=np.float64) - ref))) if ref is not None else None
-    return PeerResult(name, time_calls(fn, repeat, min_repeat_ms), err)
+    return PeerResult(name, timing, err)
 
 
 def sgemm_gflops(threads: int, n: int = 2048, repeat: int = 5) -> float:
