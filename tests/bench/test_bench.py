@@ -141,9 +141,14 @@ def test_cli_bench_runs_with_replay_only(tmp_path, capsys):
 def test_metaschedule_peer_runs_live_on_the_same_primfunc():
     from tensortune.bench.peers import metaschedule_func, run_metaschedule
 
+    from tensortune.core.targets import default_cpu_target
+
     gt = load_table("L8")
-    func = metaschedule_func(gt.task)
+    live = gt.live_task()  # compiled for this CPU (the table may name an AVX-512 CPU this one is not)
+    assert live.target["mcpu"] == default_cpu_target()["mcpu"] and live.workload == gt.task.workload
+    assert live.space.size == gt.task.space.size
+    func = metaschedule_func(live)
     assert len(func.params) == 3  # data, packed kernel, output: what our template schedules
-    t = run_metaschedule(gt.task, "L8", 0, trials=8, trials_per_iter=8)
+    t = run_metaschedule(live, "L8", 0, trials=8, trials_per_iter=8)
     assert t.trials == 8 and t.mode == "live" and t.best() > 0
     assert t.measure_s > 0 and t.overhead_s > 0 and t.wall[-1] > 0

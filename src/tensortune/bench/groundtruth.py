@@ -110,6 +110,18 @@ class GroundTruth:
         m = self.meta.get("machine", {})
         return f"{m.get('cpu', '?')} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
 
+    def live_task(self) -> Task:
+        """The table's task compiled for this machine, for what a benchmark measures live beside the
+        replay (the table's optimum now, MetaSchedule): a table made on an AVX-512 CPU names that CPU in
+        its target, and its code would not run (illegal instruction) on a CPU without AVX-512."""
+        from tensortune.core.targets import default_cpu_target
+
+        here = default_cpu_target(int(self.task.target.get("num-cores", 1)))
+        if self.task.target.get("kind") != "llvm" or self.task.target.get("mcpu") == here["mcpu"]:
+            return self.task
+        return make_task(self.task.workload, self.task.template, {**self.task.target, "mcpu": here["mcpu"]},
+                         self.task.name)
+
     def foreign(self) -> str | None:
         """A loud warning when the table was measured on another CPU than this one (None: same CPU)."""
         from tensortune.core.targets import device_name

@@ -77,12 +77,13 @@ def run_recipe_on_replay(recipe: str, gt: GroundTruth, seed: int, budget: int, *
 
 
 def measure_live(gt: GroundTruth) -> float:
-    """GFLOP/s of the table's optimum config measured now with the table's timing protocol."""
+    """GFLOP/s of the table's optimum config measured now with the table's timing protocol (compiled for
+    this CPU: on another machine than the table's, this is that config here)."""
     from tensortune.core.values import MeasureInput
     from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
 
     with TvmMeasurer(build_workers=1, timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
-        r = m.measure([MeasureInput(gt.task, gt.optimum_config)])[0]
+        r = m.measure([MeasureInput(gt.live_task(), gt.optimum_config)])[0]
     return gt.task.flops / r.cost / 1e9 if r.ok else 0.0
 
 
@@ -130,7 +131,7 @@ def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = T
         ms_here = (cfg.ms_seeds is None or seed in cfg.ms_seeds) and (cfg.ms_layers is None or layer in cfg.ms_layers)
         if "metaschedule" in cfg.peers and ms_here and not res.done("trace", "metaschedule", layer, seed):
             console.log(f"{head}: MetaSchedule, {ms_trials} trials (live)")
-            t = run_metaschedule(gt.task, layer, seed, ms_trials, trials_per_iter=cfg.ms_per_iter)
+            t = run_metaschedule(gt.live_task(), layer, seed, ms_trials, trials_per_iter=cfg.ms_per_iter)
             res.add_trace(t)
             console.log(f"{head}: MetaSchedule best {t.best():.1f} GFLOP/s, {t.wall[-1] if t.wall else 0:.0f} s")
         for recipe in cfg.recipes:

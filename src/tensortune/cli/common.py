@@ -40,6 +40,23 @@ def open_storage(path: str, readonly: bool = False) -> Any:
     return SQLiteStorage(path, readonly=readonly)
 
 
+def corpus_for(args: argparse.Namespace) -> Any:
+    """The pretrained corpus a model-based run transfers from: --corpus FILE, else the shipped one;
+    None with --no-corpus or --no-transfer, or when this install ships none."""
+    from tensortune.transfer.corpus import Corpus, CorpusError, default_corpus
+
+    if getattr(args, "no_corpus", False) or getattr(args, "no_transfer", False):
+        return None
+    try:
+        if getattr(args, "corpus", None):
+            corpus = Corpus.load(args.corpus)
+            corpus.install_task_files()
+            return corpus
+        return default_corpus()
+    except CorpusError as e:
+        raise UserError(str(e)) from None
+
+
 def check_out_file(path: str | None, what: str = "--out") -> None:
     """An output file can be written where it is asked for: checked before any work starts."""
     if not path:

@@ -31,7 +31,7 @@ from tensortune.cli.bench_cmds import (  # noqa: E402
 )
 from tensortune.cli.common import UserError, _Parser  # noqa: E402
 from tensortune.cli.hardware_cmds import cmd_blueprint, cmd_glimpse_train  # noqa: E402
-from tensortune.cli.model_cmds import cmd_build, cmd_profile  # noqa: E402
+from tensortune.cli.model_cmds import cmd_build, cmd_corpus_build, cmd_corpus_show, cmd_profile  # noqa: E402
 from tensortune.cli.records_cmds import cmd_best, cmd_export, cmd_import  # noqa: E402
 from tensortune.cli.tune_cmds import cmd_compare, cmd_tune  # noqa: E402
 from tensortune.core.values import DeviceError  # noqa: E402
@@ -85,6 +85,9 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
                    "the first configs and its validity vote filters candidates (tensortune glimpse-train writes FILE)")
     p.add_argument("--no-transfer", action="store_true", help="model-based recipes: learn only from this task's "
                    "own measurements (default: also from every other task of the same template in --db)")
+    p.add_argument("--corpus", metavar="FILE", help="the pretrained prior's records (default: the corpus shipped in "
+                   "the package; tensortune corpus build writes one)")
+    p.add_argument("--no-corpus", action="store_true", help="transfer from --db only, not from the pretrained corpus")
     p.add_argument("--wait", action="store_true", help="if another process is tuning the same run, wait for it "
                    "(default: refuse at once)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -200,6 +203,20 @@ def build_parser() -> argparse.ArgumentParser:
     gt.add_argument("--seed", type=int, default=0)
     gt.add_argument("--out", help="where to store them (default ~/.cache/tensortune/glimpse/FAMILY.json)")
     gt.set_defaults(func=cmd_glimpse_train)
+
+    co = sub.add_parser("corpus", help="the pretrained corpus: records of fixed conv and dense shapes measured on this "
+                                       "machine, the prior of an empty database")
+    cosub = co.add_subparsers(dest="corpus_command", required=True, parser_class=_Parser)
+    cb = cosub.add_parser("build", help="measure (resumable) and write the corpus file")
+    _add_run_args(cb, 32)
+    cb.add_argument("--model-trials", type=int, default=640, help="measurements of the whole-model part (corpusnet)")
+    cb.add_argument("--out", help="the corpus file (default: the package's transfer/data/corpus-llvm.json.gz)")
+    cb.add_argument("--seed", type=int, default=0)
+    cb.add_argument("--tuner", default="autotvm", help="the model-based recipe that picks the measured configs")
+    cb.set_defaults(func=cmd_corpus_build, db="corpus.db", functional=False)
+    cs = cosub.add_parser("show", help="what a corpus file holds and where it was measured")
+    cs.add_argument("file", nargs="?", help="a corpus file (default: the shipped one)")
+    cs.set_defaults(func=cmd_corpus_show)
 
     cl = sub.add_parser("claims", help="re-measure each seed paper's headline ratio here (Chameleon, ReLeASE: replay "
                                        "tables and VTA spaces; ML2Tuner, ARCO: VTA model) into one Markdown table")

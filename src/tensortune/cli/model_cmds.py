@@ -14,6 +14,7 @@ from tensortune.cli.common import (
     check_out_file,
     check_tuner,
     console,
+    corpus_for,
     measurer_for,
     open_storage,
     parse_target_arg,
@@ -118,6 +119,7 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     work = run_dir(args, model.name)
     measurer = measurer_for(args, target)  # every option checked before the database is touched
     storage = open_storage(args.db)
+    corpus = corpus_for(args)
     con.print(f"{model.name}: input {model.input_shape}; budget {args.trials} measurements shared by its tasks "
               f"({args.allocator} allocator, {args.round_size} per round, recipe {args.tuner})")
 
@@ -134,14 +136,19 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
                          allocator=args.allocator, round_size=args.round_size, seed=args.seed,
                          batch_size=args.batch_size, use_templates=not args.no_templates, conv_space=args.conv_space,
                          on_round=on_round, time_limit=args.time_limit, wait=args.wait,
-                         transfer=not args.no_transfer)
+                         transfer=not args.no_transfer, corpus=corpus)
     if res.stop_reason:
         con.print(f"tuning stopped: {res.stop_reason}")
     learned = [r.transfer_records for r in res.rows if r.transfer_records]
     if args.no_transfer:
         con.print("transfer: off (--no-transfer)")
     elif learned:
-        con.print(f"transfer: {len(learned)} tasks learned from other tasks' records (up to {max(learned)} records)")
+        from_corpus = max(r.corpus_records for r in res.rows)
+        con.print(f"transfer: {len(learned)} tasks learned from other tasks' records (up to {max(learned)} records"
+                  + (f"; up to {from_corpus} of the pretrained {os.path.basename(corpus.path)}, measured on "
+                     f"{corpus.machine}" if corpus is not None and from_corpus else "") + ")")
+    if corpus is None and not args.no_transfer:
+        con.print("transfer: no pretrained corpus (--no-corpus, or none shipped)")
     render_tasks(con, res)
     try:
         rep, built = evaluate(model, target, res, compare=compare, work_dir=work, storage=storage, recipe=args.tuner,
@@ -221,4 +228,74 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
     con.print(f"wrote {args.out} and {metadata_path(args.out)}; loaded in a fresh process with the TVM runtime "
               f"alone, output vs {meta['check']['against']}: max abs error {meta['check']['max_abs_error']:.1e}")
+    return 0
+
+
+def cmd_corpus_build(args: argparse.Namespace) -> int:
+    """Measure the pretrained corpus on this machine (resumable through --db) and write the corpus file."""
+    import sys
+
+    from tensortune.models.corpus import build_corpus
+    from tensortune.transfer.corpus import default_corpus_path
+    from tensortune.tuners.recipes import recipe
+
+    check_tuner([args.tuner])
+    if recipe(args.tuner).strategy != "model-based":
+        raise UserError(f"--tuner {args.tuner}: the corpus is measured with a model-based recipe (autotvm, chameleon, ...)")
+    if args.trials is None or args.trials < 1 or args.model_trials < 1:
+        raise UserError(f"--trials and --model-trials must be at least 1 (got {args.trials}, {args.model_trials})")
+    out = args.out or default_corpus_path()
+    if os.path.isdir(out):
+        raise UserError(f"--out {out} is a directory")
+    target = parse_target_arg("llvm")  # the corpus is of this CPU
+    cold = argparse.Namespace(**{**vars(args), "cache": "cold" if args.cache == "auto" else args.cache})
+    warm = argparse.Namespace(**{**vars(args), "cache": "warm" if args.cache == "auto" else args.cache})
+    model_measurer, op_measurer = measurer_for(cold, target), measurer_for(warm, target)
+    storage = open_storage(args.db)
+    con = console()
+
+    def on_round(k: int, row: Any, spent: int) -> None:
+        if not args.no_progress:
+            con.print(f"  round {k:3d}: {row.name[:48]:48s} {row.trials:4d} trials  {row.gflops:7.1f} GFLOP/s  "
+                      f"[{spent}/{args.model_trials}]")
+
+    work = run_dir(args, "corpusnet")
+    os.makedirs(work, exist_ok=True)
+    log = os.path.join(work, "tvm.log")
+    con.print(f"TVM's own log lines go to {log}; records in {args.db} (a rerun resumes)")
+    with native_log(log):
+        build_corpus(storage=storage, model_measurer=model_measurer, op_measurer=op_measurer, target=target, out=out,
+                     model_trials=args.model_trials, op_trials=args.trials, seed=args.seed, recipe=args.tuner,
+                     status=lambda m: con.print(m), on_round=on_round,
+                     command=" ".join(["tensortune", *sys.argv[1:]]))
+    return 0
+
+
+def cmd_corpus_show(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from tensortune.core.targets import device_name
+    from tensortune.transfer.corpus import Corpus, CorpusError, default_corpus_path
+
+    path = args.file or default_corpus_path()
+    try:
+        corpus = Corpus.load(path)
+    except CorpusError as e:
+        raise UserError(str(e) + ("" if args.file else " (this install ships no corpus: tensortune corpus build)")) from None
+    con = console()
+    here = device_name()
+    con.print(corpus.describe() + f"; created {corpus.created or '?'} by `{corpus.command or '?'}`")
+    if corpus.machine != here:
+        con.print(f"WARNING: measured on {corpus.machine}, this machine is {here}: its records are a prior of weight "
+                  "x0.25 here; `tensortune corpus build` measures one on this machine")
+    tab = Table(title=f"{path}")
+    for col in ("task", "template", "records", "ok", "best GFLOP/s"):
+        tab.add_column(col, justify="left" if col in ("task", "template") else "right")
+    for t in corpus.tasks_:
+        ok = [r for r in t.records if r.ok]
+        tab.add_row(t.name[:48], t.task_key.split("|", 1)[0], str(len(t.records)), str(len(ok)),
+                    f"{max(r.gflops for r in ok):.1f}" if ok else "-")
+    con.print(tab)
+    for part, proto in corpus.protocol.items():
+        con.print(f"protocol ({part}): {proto}")
     return 0

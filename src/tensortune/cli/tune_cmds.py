@@ -14,6 +14,7 @@ from tensortune.cli.common import (
     UserError,
     check_tuner,
     console,
+    corpus_for,
     ints,
     measurer_for,
     open_storage,
@@ -160,9 +161,10 @@ def _prior(args: argparse.Namespace, storage: Any, task: Task, con: Any) -> Any:
 
     if getattr(args, "no_transfer", False) or recipe(args.tuner).strategy != "model-based":
         return None
-    prior = TransferPrior.from_storage(storage, task, args.seed)
+    prior = TransferPrior.from_storage(storage, task, args.seed, corpus=corpus_for(args))
     if prior:
-        con.print(f"  transfer: {task.name} learns from {prior.describe()} in {args.db} (--no-transfer: off)")
+        con.print(f"  transfer: {task.name} learns from {prior.describe()} in {args.db} and the corpus "
+                  "(--no-transfer: off)")
     return prior or None
 
 

@@ -40,6 +40,7 @@ class TaskRow:
     errors: int = 0
     seconds: float = 0.0
     transfer_records: int = 0  # records of other tasks its last round's cost model learned from
+    corpus_records: int = 0  # of those, records of the shipped corpus
 
     @property
     def gflops(self) -> float:
@@ -97,13 +98,14 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
                trials: int = 1000, allocator: str = "gradient", round_size: int = 16, seed: int = 0,
                batch_size: int = 16, use_templates: bool = True, conv_space: str = "full",
                on_round: Callable[[int, TaskRow, int], None] | None = None, time_limit: float | None = None,
-               wait: bool | float = False, transfer: bool = True) -> ModelTuneResult:
+               wait: bool | float = False, transfer: bool = True, corpus: Any = None) -> ModelTuneResult:
     """Tune a whole model's tasks with one shared budget of ``trials`` measurements (and at most
     ``time_limit`` seconds of tuning). The model run holds a lease (a second process on it is refused,
     or waits with ``wait``); each task's rounds hold that task's run lease as well. With ``transfer``
     (model-based recipes), every round's cost model also learns from the other tasks' records in the
     database (those tuned earlier in this run included), and a task's first round measures the best
-    configs of the most similar tuned tasks first."""
+    configs of the most similar tuned tasks first. ``corpus`` (the shipped pretrained records, see
+    :mod:`tensortune.transfer.corpus`) joins the prior with a weight that fades as the database fills."""
     import hashlib
 
     start = time.perf_counter()
@@ -114,13 +116,13 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
     with storage.lease(model_run, wait):
         return _tune_tasks(rows, tuned, fused, tasks, start, measurer=measurer, storage=storage, recipe=recipe,
                            trials=trials, allocator=allocator, round_size=round_size, seed=seed, batch_size=batch_size,
-                           on_round=on_round, time_limit=time_limit, transfer=transfer)
+                           on_round=on_round, time_limit=time_limit, transfer=transfer, corpus=corpus)
 
 
 def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: list[ModelTask], start: float, *,
                 measurer: Any, storage: Any, recipe: str, trials: int, allocator: str, round_size: int, seed: int,
                 batch_size: int, on_round: Callable[[int, TaskRow, int], None] | None,
-                time_limit: float | None, transfer: bool = True) -> ModelTuneResult:
+                time_limit: float | None, transfer: bool = True, corpus: Any = None) -> ModelTuneResult:
     from tensortune.transfer import TransferPrior
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
@@ -151,7 +153,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r, p = tuned[i], progress[i]
         assert r.task is not None
         n = min(round_size, trials - spent, p.space_size - p.trials)
-        prior = TransferPrior.from_storage(storage, r.task, seed, cache) if transfer else None
+        prior = TransferPrior.from_storage(storage, r.task, seed, cache, corpus) if transfer else None
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None)
         t0 = time.perf_counter()
         first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
@@ -161,6 +163,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
                   run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
                   initial_configs=first).run()
         r.transfer_records = prior.n_records if prior else 0
+        r.corpus_records = prior.n_corpus_records if prior else 0
         r.seconds += time.perf_counter() - t0
         got = s.trials - p.trials
         spent += got
@@ -178,11 +181,11 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r.best_s, r.best_values = float("inf"), None
     _load_best(tuned, storage, recipe, seed)
     if transfer:
-        _transfer_unmeasured(tuned, storage, seed, cache)
+        _transfer_unmeasured(tuned, storage, seed, cache, corpus)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop)
 
 
-def _transfer_unmeasured(rows: list[TaskRow], storage: Any, seed: int, cache: dict) -> None:
+def _transfer_unmeasured(rows: list[TaskRow], storage: Any, seed: int, cache: dict, corpus: Any = None) -> None:
     """A task the budget never reached gets the best config of the most similar tuned task, mapped onto
     its space (schedule transfer without a measurement) instead of TVM's default lowering; the build
     checks it on real tensors like every tuned kernel (a wrong one is stored and dropped)."""
@@ -191,7 +194,7 @@ def _transfer_unmeasured(rows: list[TaskRow], storage: Any, seed: int, cache: di
     for r in rows:
         if r.best_values is not None or r.trials or r.task is None:
             continue
-        first = TransferPrior.from_storage(storage, r.task, seed, cache).initial_configs(1)
+        first = TransferPrior.from_storage(storage, r.task, seed, cache, corpus).initial_configs(1)
         if first:
             r.best_values = r.task.space.to_json(first[0])
             r.how += ", transferred (not measured)"

@@ -90,6 +90,11 @@ def _from_torch(module: Any, shape: tuple[int, ...], name: str, source: str) -> 
                          shape, torch_module=module, fingerprint=h.hexdigest()[:16])
 
 
+def import_torch(module: Any, shape: tuple[int, ...], name: str) -> ImportedModel:
+    """A PyTorch module of this package (e.g. the corpus network) imported like a built-in model."""
+    return _from_torch(module, shape, name, "builtin")
+
+
 def _named(mod: Any, values: list[Any]) -> dict[str, Any]:
     """detach_params returns the weights positionally, after the inputs; name them by parameter."""
     fparams = list(mod["main"].params)

@@ -102,6 +102,32 @@ class ResNet18(nn.Module):
         return self.fc(torch.flatten(self.avgpool(x), 1))
 
 
+class CorpusNet(nn.Module):
+    """The convolutions of the pretrained corpus (``tensortune corpus build``): a 7x7/2 stem on RGB,
+    3x3 (stride 1 and 2), 1x1 (stride 1 and 2) and 5x5/2 convolutions with batch norm, ReLU and one
+    residual add, at 80, 40, 20, 10 and 5 pixels and 32 to 640 channels (multiples of 16, so every
+    conv runs blocked), and a 640 x 500 dense layer. No shape of it is a shape of AlexNet, VGG-16 or
+    ResNet-18 (nor of the evaluation layers L1-L8, which are theirs). Input 1 x 3 x 160 x 160."""
+
+    input_shape = (1, 3, 160, 160)
+    #          in,  out, kernel, stride, input size
+    CONVS = [(3, 32, 7, 2, 160), (32, 48, 3, 1, 80), (48, 96, 3, 2, 80), (96, 96, 1, 1, 40), (96, 96, 3, 1, 40),
+             (96, 160, 5, 2, 40), (160, 160, 3, 1, 20), (160, 320, 1, 2, 20), (320, 320, 3, 1, 10),
+             (320, 640, 3, 2, 10), (640, 640, 1, 1, 5)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.convs = nn.ModuleList(nn.Conv2d(i, o, k, s, k // 2, bias=False) for i, o, k, s, _ in self.CONVS)
+        self.bns = nn.ModuleList(nn.BatchNorm2d(o) for _, o, *_ in self.CONVS)
+        self.fc = nn.Linear(640, 500)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for i, (conv, bn) in enumerate(zip(self.convs, self.bns, strict=True)):
+            y = bn(conv(x))
+            x = torch.relu(y + x) if i == 4 else torch.relu(y)  # 3x3 96->96 at 40: a residual block
+        return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
 BUILTIN: dict[str, Callable[[], nn.Module]] = {"alexnet": AlexNet, "vgg16": VGG16, "resnet18": ResNet18}
 
 

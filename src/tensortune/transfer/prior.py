@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,8 @@ class Source:
     x: np.ndarray  # transferable features of its measured configs
     y: np.ndarray  # their throughputs (0 for a failed measurement)
     foreign: bool = False  # measured on another CPU than this one (its weight is cut to FOREIGN_WEIGHT)
+    prior_weight: float = 1.0  # a corpus source's fade (see transfer/corpus.py); 1 for the user's own records
+    corpus: bool = False  # from the shipped corpus, not the user's database
 
 
 class TransferPrior:
@@ -51,7 +53,7 @@ class TransferPrior:
         self.task = task
         self.features = TransferFeatures(task)
         sims = [float(np.exp(-np.sum((s.shape - self.features.shape) ** 2) / SIMILARITY_SCALE))
-                * (FOREIGN_WEIGHT if s.foreign else 1.0) for s in sources]
+                * (FOREIGN_WEIGHT if s.foreign else 1.0) * s.prior_weight for s in sources]
         keep = [i for i, v in enumerate(sims) if v >= MIN_SIMILARITY]
         self.sources = [sources[i] for i in keep]
         self.similarity = [sims[i] for i in keep]  # weights of the sources in the cost model
@@ -63,23 +65,48 @@ class TransferPrior:
     def __bool__(self) -> bool:
         return bool(self.sources)
 
+    @property
+    def n_corpus_records(self) -> int:
+        return sum(len(s.y) for s in self.sources if s.corpus)
+
     def describe(self) -> str:
         foreign = sum(s.foreign for s in self.sources)
+        corpus = [s for s in self.sources if s.corpus]
         return (f"{self.n_records} records of {len(self.sources)} other task(s)"
+                + (f" ({sum(len(s.y) for s in corpus)} records of {len(corpus)} from the shipped corpus, weight "
+                   f"x{corpus[0].prior_weight:.2f})" if corpus else "")
                 + (f", {foreign} of them measured on another CPU (weight x{FOREIGN_WEIGHT})" if foreign else ""))
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def from_storage(cls, storage: Any, task: Task, seed: int = 0, cache: dict | None = None) -> TransferPrior:
-        """Every other task's records in ``storage`` with the same template family and target kind.
-        ``cache`` (a dict kept by the caller) saves re-reading a source whose records did not change."""
-        own = TransferFeatures(task)
+    def from_storage(cls, storage: Any, task: Task, seed: int = 0, cache: dict | None = None,
+                     corpus: Any = None) -> TransferPrior:
+        """Every other task's records in ``storage`` with the same template family and target kind, and
+        those of ``corpus`` (a :class:`~tensortune.transfer.corpus.Corpus`, the pretrained prior), whose
+        weight fades as the storage's records arrive. ``cache`` (a dict kept by the caller) saves re-reading
+        a source whose records did not change."""
         if task.template in NO_TRANSFER:
             return cls(task, [])
+        sources = cls._sources(storage, task, seed, cache)
+        if corpus is not None:
+            from tensortune.transfer.corpus import CORPUS_FADE
+
+            fade = 1.0 / (1.0 + sum(len(s.y) for s in sources) / CORPUS_FADE)
+            ccache = cache.setdefault("corpus", {}) if cache is not None else None
+            sources += [replace(s, prior_weight=fade, corpus=True)
+                        for s in cls._sources(corpus, task, seed, ccache, include_own=True)]
+        return cls(task, sources)
+
+    @classmethod
+    def _sources(cls, storage: Any, task: Task, seed: int, cache: dict | None,
+                 include_own: bool = False) -> list[Source]:
+        """The usable sources of ``storage`` (the task's own records too with ``include_own``: a corpus
+        measured the same task in another run, on another day)."""
+        own = TransferFeatures(task)
         kind = task.target.get("kind")
         keys: list[tuple[str, str]] = []
         for task_key, target_key, _name in storage.tasks():
-            if task_key == task.key:
+            if task_key == task.key and not include_own:
                 continue
             template = task_key.split("|", 1)[0]
             if template.removesuffix("-small") != own.signature[0]:
@@ -102,7 +129,7 @@ class TransferPrior:
             _, signature, src = hit
             if src is not None and signature == own.signature:
                 sources.append(src)
-        return cls(task, sources)
+        return sources
 
     @staticmethod
     def _source(storage: Any, task_key: str, target_key: str,
@@ -224,7 +251,7 @@ def _capped(src: Source, rng: np.random.Generator) -> Source:
     if len(src.y) <= MAX_ROWS_PER_SOURCE:
         return src
     pick = rng.permutation(len(src.y))[:MAX_ROWS_PER_SOURCE]
-    return Source(src.name, src.shape, src.x[pick], src.y[pick], src.foreign)
+    return Source(src.name, src.shape, src.x[pick], src.y[pick], src.foreign, src.prior_weight, src.corpus)
 
 
 def _nearest(own: TransferFeatures, knob_features: np.ndarray) -> Config:

@@ -1,0 +1,89 @@
+"""``tensortune corpus build``: measure the pretrained corpus on this machine.
+
+Two parts, both resumable (every measurement is in the records database before the next is made; a
+rerun with the same database and seed measures only what is missing):
+
+1. the whole-model flow on :class:`~tensortune.models.zoo.CorpusNet` (blocked layout, fused epilogues,
+   cold caches, as ``tune --model`` measures), so whole-model runs of other models start from its
+   records;
+2. single layers (``conv2d_nchw.llvm`` and ``dense.llvm``, warm caches, as ``tune --conv/--dense``)
+   of :data:`CORPUS_OPS`, for single-layer runs.
+
+Then the records of those tasks, the machine and both protocols are written to one gzip file
+(:class:`~tensortune.transfer.corpus.Corpus`); the package ships the one this command wrote on our
+machine (``src/tensortune/transfer/data/corpus-llvm.json.gz``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+from tensortune.models.flow import MS_SPACE, TaskRow, tune_model
+from tensortune.models.importer import import_torch
+from tensortune.models.layout import apply_layout
+from tensortune.models.zoo import CorpusNet, randomize_batchnorm
+from tensortune.templates import default_template, make_task
+from tensortune.transfer.corpus import Corpus
+from tensortune.workloads import Conv2d, Dense
+
+# single layers: (C, H, W, K, kernel, stride, pad); dense (M, K, N). None is a shape of AlexNet, VGG-16,
+# ResNet-18 or the evaluation layers L1-L8.
+CORPUS_CONVS = [(3, 160, 160, 32, 7, 2, 3), (32, 80, 80, 48, 3, 1, 1), (96, 40, 40, 96, 3, 1, 1),
+                (96, 40, 40, 96, 1, 1, 0), (96, 40, 40, 160, 5, 2, 2), (160, 20, 20, 160, 3, 1, 1),
+                (160, 20, 20, 320, 1, 2, 0), (320, 10, 10, 320, 3, 1, 1)]
+CORPUS_DENSES = [(1, 640, 500), (1, 1536, 768), (1, 2048, 256)]
+
+
+def corpus_ops() -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for c, h, w, k, kern, stride, pad in CORPUS_CONVS:
+        out.append((f"corpus:conv{c}x{h}-{k}k{kern}s{stride}", Conv2d.make(1, c, h, w, k, kern, stride, pad)))
+    for m, k, n in CORPUS_DENSES:
+        out.append((f"corpus:dense{k}-{n}", Dense.make(m, k, n)))
+    return out
+
+
+def corpus_model(target: dict[str, Any], seed: int = 0) -> Any:
+    import torch
+
+    torch.manual_seed(seed)
+    net = CorpusNet()
+    randomize_batchnorm(net, seed)
+    return apply_layout(import_torch(net, CorpusNet.input_shape, "corpusnet"), "auto", target)
+
+
+def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target: dict[str, Any], out: str,
+                 model_trials: int = 640, op_trials: int = 32, seed: int = 0, recipe: str = "autotvm",
+                 status: Callable[[str], None] = lambda _m: None,
+                 on_round: Callable[[int, TaskRow, int], None] | None = None, command: str = "") -> Corpus:
+    """Measure (or resume) both parts into ``storage`` and write the corpus file ``out``."""
+    from tensortune.core.targets import device_name
+    from tensortune.tuners import recipes
+    from tensortune.tuners.loop import Budget, Tuner
+
+    model = corpus_model(target, seed)
+    status(f"part 1: the whole-model flow on corpusnet ({model_trials} measurements, cold caches)")
+    with model_measurer:
+        res = tune_model(model, target, measurer=model_measurer, storage=storage, recipe=recipe, trials=model_trials,
+                         seed=seed, on_round=on_round, transfer=True, corpus=None)
+    keys = [(r.task.key, r.task.target_json) for r in res.rows if r.task is not None and r.template != MS_SPACE]
+    ops = corpus_ops()
+    status(f"part 2: {len(ops)} single layers, {op_trials} measurements each (warm caches)")
+    with op_measurer:
+        for name, wl in ops:
+            task = make_task(wl, default_template(wl.op, target["kind"]), target, name)
+            strategy = recipes.create(recipe, task.space, seed, task=task)
+            s = Tuner(task, strategy, op_measurer, storage, Budget(trials=op_trials), tuner_name=recipe, seed=seed,
+                      batch_size=16, remeasure_best=False).run()
+            status(f"  {name}: {s.trials} measurements, best {s.best_gflops:.1f} GFLOP/s"
+                   + (f" ({s.resumed} resumed)" if s.resumed else ""))
+            keys.append((task.key, task.target_json))
+    corpus = Corpus.from_storage(storage, device_name(),
+                                 protocol={"model": model_measurer.protocol(), "single layers": op_measurer.protocol()},
+                                 created=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"), command=command,
+                                 keys=keys)
+    size = corpus.save(out)
+    status(f"wrote {out}: {corpus.n_records} records of {len(corpus.tasks_)} tasks, {size / 1e3:.0f} kB")
+    return corpus

@@ -1,0 +1,193 @@
+"""The pretrained prior for an empty database: a corpus of records measured on this kind of machine.
+
+A corpus holds the trial records of a fixed set of conv and dense shapes (chosen apart from the
+evaluation layers L1-L8 and from the zoo models' shapes), tuned by ``tensortune corpus build`` on one
+machine with one measurement protocol, and the machine and protocol they were measured with. The
+package ships one (``transfer/data/corpus-llvm.json.gz``); :func:`default_corpus` loads it.
+
+A :class:`Corpus` answers the read side of a records storage (``tasks``, ``count_task``, ``records``),
+so :meth:`TransferPrior.from_storage` reads it as it reads a database. Its sources carry
+``prior_weight``: ``1 / (1 + n / CORPUS_FADE)`` where ``n`` is the number of records the user's own
+database already gives the task's prior, so it is the whole prior of an empty database and fades as
+the user's records arrive (on top of the fade every source gets as the task's own outcomes arrive).
+Records measured on another CPU are a prior too: their weight is cut like any foreign source's.
+
+TIR tasks (the functions of a whole model) need their task file to be rebuilt: the corpus carries
+each task file and writes it into the task directory when missing (the file is checked against its
+content key when it is loaded, like every task file).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from tensortune.storage.records import TuningRecord
+from tensortune.workloads.tir import task_dir
+
+FORMAT = "tensortune-corpus/1"
+CORPUS_FADE = 512.0  # the corpus weighs 1/(1 + n/CORPUS_FADE), n = the user's own records in the prior
+DEFAULT_NAME = "corpus-llvm.json.gz"
+
+
+class CorpusError(ValueError):
+    """A corpus file that cannot be read (its reason in the message)."""
+
+
+@dataclass
+class CorpusTask:
+    task_key: str
+    target_key: str
+    name: str
+    records: list[TuningRecord]
+    task_file: dict[str, Any] | None = None  # a TIR task's file (name, kind, flops, mod), else None
+
+
+@dataclass
+class Corpus:
+    """Records of a fixed set of shapes, the machine and protocol they were measured with."""
+
+    tasks_: list[CorpusTask]
+    machine: str  # "CPU model (LLVM CPU name)", as records name their device
+    protocol: dict[str, Any] = field(default_factory=dict)
+    created: str = ""
+    command: str = ""
+    path: str = ""
+
+    # ------------------------------------------------------------ the read side of a storage
+    def tasks(self) -> list[tuple[str, str, str]]:
+        return [(t.task_key, t.target_key, t.name) for t in self.tasks_]
+
+    def count_task(self, task_key: str, target_key: str) -> int:
+        return sum(len(t.records) for t in self.tasks_ if (t.task_key, t.target_key) == (task_key, target_key))
+
+    def records(self, task_key: str | None = None, target_key: str | None = None, run_id: str | None = None,
+                kind: str | None = None) -> list[TuningRecord]:
+        out = []
+        for t in self.tasks_:
+            if task_key is not None and t.task_key != task_key or target_key is not None and t.target_key != target_key:
+                continue
+            out += [r for r in t.records if (run_id is None or r.run_id == run_id) and (kind is None or r.kind == kind)]
+        return out
+
+    @property
+    def n_records(self) -> int:
+        return sum(len(t.records) for t in self.tasks_)
+
+    def describe(self) -> str:
+        return (f"corpus {os.path.basename(self.path) or '(in memory)'}: {self.n_records} records of "
+                f"{len(self.tasks_)} tasks measured on {self.machine}")
+
+    # ------------------------------------------------------------ task files
+    def install_task_files(self, directory: str | None = None) -> int:
+        """Write the TIR task files the corpus carries into the task directory (those missing);
+        returns how many were written."""
+        directory = directory or task_dir()
+        n = 0
+        for t in self.tasks_:
+            wl_key = t.task_key.split("|", 1)[-1]
+            if t.task_file is None or not wl_key.startswith("tir:"):
+                continue
+            path = os.path.join(directory, f"{wl_key[4:]}.json")
+            if os.path.exists(path):
+                continue
+            os.makedirs(directory, exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "w") as f:
+                json.dump(t.task_file, f)
+            os.replace(tmp, path)
+            n += 1
+        return n
+
+    # ------------------------------------------------------------ files
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "machine": self.machine, "protocol": self.protocol, "created": self.created,
+                "command": self.command,
+                "tasks": [{"task_key": t.task_key, "target_key": t.target_key, "name": t.name,
+                           "task_file": t.task_file, "records": [_slim(r) for r in t.records]} for t in self.tasks_]}
+
+    def save(self, path: str) -> int:
+        """Write the corpus (gzip JSON), atomically; returns the file's size in bytes."""
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with gzip.open(tmp, "wt", compresslevel=9) as f:
+            json.dump(self.to_json(), f, separators=(",", ":"))
+        os.replace(tmp, path)
+        self.path = path
+        return os.path.getsize(path)
+
+    @classmethod
+    def load(cls, path: str) -> Corpus:
+        try:
+            with gzip.open(path, "rt") as f:
+                d = json.load(f)
+        except FileNotFoundError:
+            raise CorpusError(f"no corpus file {path}") from None
+        except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise CorpusError(f"corpus file {path} is unreadable ({e})") from None
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise CorpusError(f"{path} is not a tensortune corpus (format {FORMAT} expected)")
+        try:
+            tasks = [CorpusTask(t["task_key"], t["target_key"], t.get("name", ""),
+                                [TuningRecord.from_json({**r, "task_key": t["task_key"], "target_key": t["target_key"]})
+                                 for r in t["records"]], t.get("task_file")) for t in d["tasks"]]
+        except (KeyError, TypeError, ValueError) as e:
+            raise CorpusError(f"corpus file {path} has a malformed task or record ({e})") from None
+        return cls(tasks, str(d.get("machine", "")), dict(d.get("protocol") or {}), str(d.get("created", "")),
+                   str(d.get("command", "")), path)
+
+    @classmethod
+    def from_storage(cls, storage: Any, machine: str, *, protocol: dict[str, Any] | None = None, created: str = "",
+                     command: str = "", keys: Iterable[tuple[str, str]] | None = None) -> Corpus:
+        """The trial records of ``keys`` (default: every task) of a database, with their TIR task files."""
+        wanted = None if keys is None else set(keys)
+        tasks = []
+        for task_key, target_key, name in storage.tasks():
+            if wanted is not None and (task_key, target_key) not in wanted:
+                continue
+            recs = [r for r in storage.records(task_key, target_key) if r.kind == "trial"]
+            if not recs:
+                continue
+            tasks.append(CorpusTask(task_key, target_key, name, recs, _task_file(task_key)))
+        return cls(tasks, machine, protocol or {}, created, command)
+
+
+def _slim(r: TuningRecord) -> dict[str, Any]:
+    """A record without what the corpus does not need (messages, timings of the build, the task keys
+    its task entry already holds)."""
+    d = r.to_json()
+    for k in ("task_key", "target_key", "message", "build_seconds", "run_seconds", "task_name"):
+        d.pop(k, None)
+    d["extra"] = {k: v for k, v in (r.extra or {}).items() if k == "device"}
+    return d
+
+
+def _task_file(task_key: str) -> dict[str, Any] | None:
+    wl_key = task_key.split("|", 1)[1] if "|" in task_key else ""
+    if not wl_key.startswith("tir:"):
+        return None
+    path = os.path.join(task_dir(), f"{wl_key[4:]}.json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def default_corpus_path() -> str:
+    return str(resources.files("tensortune.transfer") / "data" / DEFAULT_NAME)
+
+
+def default_corpus() -> Corpus | None:
+    """The corpus shipped in the package (its task files installed), None if this install has none."""
+    path = default_corpus_path()
+    if not os.path.exists(path):
+        return None
+    corpus = Corpus.load(path)
+    corpus.install_task_files()
+    return corpus

@@ -1,0 +1,204 @@
+"""The pretrained corpus: written from a database, read back as a storage, the whole prior of an empty
+database and fading as the user's records arrive; the shipped corpus records its machine and holds no
+shape of the evaluation layers or the zoo models; `corpus build` measures, resumes and writes it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="module")
+def tables():
+    from tensortune.bench.groundtruth import load_table
+
+    return {name: load_table(name) for name in ("L2", "L7", "L8")}
+
+
+def _db_of(tables, names, path, trials=48, seed=0):
+    from tensortune.measure.replay import ReplayMeasurer
+    from tensortune.storage import SQLiteStorage
+    from tensortune.tuners import Budget, Tuner, create
+
+    db = SQLiteStorage(path)
+    for n in names:
+        gt = tables[n]
+        Tuner(gt.task, create("random", gt.task.space, seed), ReplayMeasurer([gt]), db, Budget(trials=trials),
+              seed=seed).run()
+    return db
+
+
+def test_a_corpus_round_trips_and_reads_like_a_database(tables, tmp_path):
+    from tensortune.transfer.corpus import Corpus
+
+    db = _db_of(tables, ["L2", "L7"], tmp_path / "c.db")
+    corpus = Corpus.from_storage(db, "Some CPU (znver9)", protocol={"single layers": {"repeat": 3}}, created="2026-11-23",
+                                 command="tensortune corpus build")
+    path = str(tmp_path / "c.json.gz")
+    size = corpus.save(path)
+    assert 0 < size == os.path.getsize(path)
+    back = Corpus.load(path)
+    assert back.machine == "Some CPU (znver9)" and back.protocol == {"single layers": {"repeat": 3}}
+    assert back.n_records == 96 and len(back.tasks()) == 2
+    for key, target, _ in db.tasks():
+        mine = {(r.config_index, r.cost) for r in db.records(key, target, kind="trial")}  # remeasures left out
+        assert back.count_task(key, target) == len(mine)
+        assert {(r.config_index, r.cost) for r in back.records(key, target)} == mine
+
+
+def test_the_corpus_is_the_prior_of_an_empty_database_and_fades_as_records_arrive(tables, tmp_path):
+    from tensortune.storage import SQLiteStorage
+    from tensortune.transfer import TransferPrior
+    from tensortune.transfer.corpus import CORPUS_FADE, Corpus
+
+    here = tables["L8"].task
+    corpus = Corpus.from_storage(_db_of(tables, ["L2", "L7"], tmp_path / "c.db"), "x")
+    empty = SQLiteStorage(tmp_path / "user.db")
+    assert not TransferPrior.from_storage(empty, here)  # nothing to learn from without the corpus
+    prior = TransferPrior.from_storage(empty, here, corpus=corpus)
+    assert prior and prior.n_corpus_records == prior.n_records == 96
+    assert all(s.corpus and s.prior_weight == 1.0 for s in prior.sources)
+    assert "shipped corpus" in prior.describe()
+    first = prior.initial_configs(4)
+    assert first and all(here.space.is_valid(c) for c in first)
+    # the same configs as from a database holding those records: the corpus reads as one
+    same = TransferPrior.from_storage(_db_of(tables, ["L2", "L7"], tmp_path / "d.db"), here)
+    assert [here.space.index_of(c) for c in same.initial_configs(4)] == [here.space.index_of(c) for c in first]
+    # the user's own records of other tasks arrive: the corpus fades, the user's records weigh in full
+    user = _db_of(tables, ["L7"], tmp_path / "user2.db", trials=64, seed=1)
+    mixed = TransferPrior.from_storage(user, here, corpus=corpus)
+    weights = {s.corpus: s.prior_weight for s in mixed.sources}
+    assert weights[False] == 1.0 and weights[True] == pytest.approx(1 / (1 + 64 / CORPUS_FADE))
+
+
+def test_the_corpus_holds_the_tasks_own_records_too(tables, tmp_path):
+    from tensortune.storage import SQLiteStorage
+    from tensortune.transfer import TransferPrior
+    from tensortune.transfer.corpus import Corpus
+
+    corpus = Corpus.from_storage(_db_of(tables, ["L8"], tmp_path / "c.db"), "x")
+    prior = TransferPrior.from_storage(SQLiteStorage(tmp_path / "u.db"), tables["L8"].task, corpus=corpus)
+    assert prior.n_records == 48  # a corpus run of this very task, on another day, is a prior like any other
+
+
+def test_a_bad_corpus_file_is_refused_with_its_reason(tmp_path):
+    from tensortune.transfer.corpus import Corpus, CorpusError
+
+    with pytest.raises(CorpusError, match="no corpus file"):
+        Corpus.load(str(tmp_path / "missing.json.gz"))
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(b"not gzip")
+    with pytest.raises(CorpusError, match="unreadable"):
+        Corpus.load(str(bad))
+    with gzip.open(tmp_path / "other.json.gz", "wt") as f:
+        json.dump({"format": "something-else"}, f)
+    with pytest.raises(CorpusError, match="not a tensortune corpus"):
+        Corpus.load(str(tmp_path / "other.json.gz"))
+    with gzip.open(tmp_path / "broken.json.gz", "wt") as f:
+        json.dump({"format": "tensortune-corpus/1", "tasks": [{"task_key": "a", "target_key": "{}",
+                                                              "records": [{"config": 1}]}]}, f)
+    with pytest.raises(CorpusError, match="malformed"):
+        Corpus.load(str(tmp_path / "broken.json.gz"))
+
+
+def test_task_files_are_installed_once(tmp_path):
+    from tensortune.storage.records import TuningRecord
+    from tensortune.transfer.corpus import Corpus, CorpusTask
+
+    key = "conv2d_nchwc_fused.llvm|tir:0123456789abcdef"
+    rec = TuningRecord(task_key=key, target_key="{}", config={}, config_index=0, costs=(1e-3,))
+    corpus = Corpus([CorpusTask(key, "{}", "t", [rec], {"name": "t", "kind": "conv2d", "flops": 1.0, "mod": "{}"})], "x")
+    assert corpus.install_task_files(str(tmp_path)) == 1
+    path = tmp_path / "0123456789abcdef.json"
+    assert json.loads(path.read_text())["name"] == "t"
+    path.write_text('{"name": "kept"}')
+    assert corpus.install_task_files(str(tmp_path)) == 0 and "kept" in path.read_text()
+
+
+def _zoo_shapes() -> set[tuple]:
+    """The shape columns (transfer/features.py) of every conv and dense layer of the zoo models and of
+    the evaluation layers L1-L8."""
+    import math
+
+    import torch
+
+    from tensortune.models.zoo import BUILTIN
+    from tensortune.transfer.features import shape_features
+    from tensortune.workloads import resolve_layer
+
+    out = {tuple(np.round(shape_features(resolve_layer(f"L{i}")[1])[:10], 6)) for i in range(1, 9)}
+    for make in BUILTIN.values():
+        net = make().eval()
+        hooks = []
+
+        def hook(m, inp, _out):
+            n, c, *hw = inp[0].shape
+            if isinstance(m, torch.nn.Conv2d):
+                row = [math.log2(n), math.log2(c), math.log2(hw[0]), math.log2(hw[1]), math.log2(m.out_channels),
+                       *m.kernel_size, m.stride[0], m.padding[0], m.groups]
+            else:
+                row = [0.0, math.log2(c), math.log2(n), 0.0, math.log2(m.out_features), 1, 1, 1, 0, 1]
+            out.add(tuple(np.round(np.array(row, dtype=float), 6)))
+
+        for m in net.modules():
+            if isinstance(m, torch.nn.Conv2d | torch.nn.Linear):
+                hooks.append(m.register_forward_hook(hook))
+        with torch.no_grad():
+            net(torch.zeros(1, 3, 224, 224))
+    return out
+
+
+def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes():
+    from tensortune.templates import make_task
+    from tensortune.transfer import TransferFeatures
+    from tensortune.transfer.corpus import default_corpus, default_corpus_path
+    from tensortune.workloads import workload_from_key
+
+    assert os.path.getsize(default_corpus_path()) < 5e6  # shipped in the package: a few MB at most
+    corpus = default_corpus()
+    assert corpus is not None
+    assert "(" in corpus.machine and corpus.machine.endswith(")")  # "CPU model (LLVM CPU name)"
+    assert corpus.protocol.get("model", {}).get("cache") == "cold" and "single layers" in corpus.protocol
+    families = {t.task_key.split("|", 1)[0] for t in corpus.tasks_}
+    assert {"conv2d_nchwc_fused.llvm", "conv2d_nchw.llvm", "dense.llvm"} <= families
+    zoo = _zoo_shapes()
+    assert len(zoo) > 20
+    for t in corpus.tasks_:
+        template, wl_key = t.task_key.split("|", 1)
+        task = make_task(workload_from_key(wl_key), template, json.loads(t.target_key), t.name)
+        feats = TransferFeatures(task)  # every task rebuilds (TIR ones from the task files it carries)
+        assert any(r.ok for r in t.records) and all(r.extra.get("device") == corpus.machine for r in t.records)
+        assert tuple(np.round(feats.shape[:10], 6)) not in zoo, t.name
+
+
+@pytest.mark.slow
+def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp_path, monkeypatch, capsys):
+    from tensortune.cli.main import main
+    from tensortune.storage import SQLiteStorage
+    from tensortune.transfer.corpus import Corpus
+
+    monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks"))
+    db, out = tmp_path / "c.db", tmp_path / "c.json.gz"
+    argv = ["corpus", "build", "--db", str(db), "--out", str(out), "--model-trials", "16", "--trials", "2",
+            "--repeat", "1", "--min-repeat-ms", "1", "--no-progress"]
+    assert main(argv) == 0
+    corpus = Corpus.load(str(out))
+    n = len(SQLiteStorage(db).records(kind="trial"))
+    assert corpus.n_records == n >= 16 + 2 * 11  # the model part and 11 single layers
+    assert any(t.task_file for t in corpus.tasks_)  # the TIR tasks carry their function
+    assert main(argv) == 0  # a rerun resumes: nothing measured again
+    assert len(SQLiteStorage(db).records(kind="trial")) == n
+    # a fresh task directory (another machine): a single-layer run learns from the corpus
+    monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks2"))
+    capsys.readouterr()
+    assert main(["tune", "--conv", "48,40,40,64,3,1,1", "--trials", "2", "--repeat", "1", "--min-repeat-ms", "1",
+                 "--db", str(tmp_path / "u.db"), "--corpus", str(out), "--no-progress"]) == 0
+    assert "from the shipped corpus" in capsys.readouterr().out
+    assert main(["corpus", "show", str(out)]) == 0
+    assert corpus.machine in capsys.readouterr().out
+    assert main(["corpus", "show", str(tmp_path / "none.json.gz")]) == 2
+    assert "no corpus file" in capsys.readouterr().err
