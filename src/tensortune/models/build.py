@@ -12,7 +12,7 @@ import numpy as np
 from tensortune.core.logs import native_log
 from tensortune.core.threads import call_with_threads, runtime_threads, target_cores
 from tensortune.models.importer import ImportedModel
-from tensortune.models.peers import Timing
+from tensortune.models.peers import Contender, Timing
 from tensortune.models.tasks import fusion_passes
 
 
@@ -145,6 +145,22 @@ class BuiltModel:
         ev = vm.time_evaluator("main", dev, number=1, repeat=repeat, min_repeat_ms=min_repeat_ms)
         res = [float(v) * 1e3 for v in ev(inp).results]
         return Timing(float(np.median(res)), res)
+
+    def contender(self, name: str, x: np.ndarray) -> Contender:
+        """This build as a contender of the interleaved timing (``models.peers.time_interleaved``): each
+        repeat is a TVM time evaluator of one repeat of at least the given milliseconds, run with the
+        target's core count like every run of the build."""
+        import tvm
+
+        dev = tvm.cpu()
+        vm = self._vm()
+        inp = tvm.runtime.tensor(x, dev)
+
+        def one(ms: int) -> float:
+            ev = vm.time_evaluator("main", dev, number=1, repeat=1, min_repeat_ms=ms)
+            return float(ev(inp).results[0]) * 1e3
+
+        return Contender(name, lambda ms: call_with_threads(self.threads, one, ms))
 
     def profile(self, x: np.ndarray, runs: int = 5) -> list[KernelTime]:
         """Wall time of every call the VM makes (``set_instrument``), over ``runs`` inferences after

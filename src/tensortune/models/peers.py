@@ -2,9 +2,13 @@
 eager (oneDNN), PyTorch frozen (``torch.jit.freeze`` + ``optimize_for_inference``) and ONNX Runtime
 (CPU execution provider, intra-op threads = cores, all graph optimisations).
 
-One protocol for every peer and every build: outputs checked first, then ``repeat`` repeats, each
-running the model back to back for at least ``min_repeat_ms`` and reporting the mean per call; the
-latency is the median of the repeats. A peer that is not installed is skipped with a reason."""
+One protocol for every peer and every build: outputs checked first, then ``repeat`` rounds; in each
+round every contender runs one repeat (the model back to back for at least ``min_repeat_ms``, the mean
+per call), in an order that rotates from round to round; the latency is the median of a contender's
+repeats. Interleaving is what makes the ratios trustworthy on a shared machine: on our 2-vCPU VM the
+speed of a spin loop swung between 46 and 122 (x 10^5 iterations/s) within 15 seconds, with no steal
+time reported, so timing one contender's ten repeats after another's compared two speeds of the host.
+A peer that is not installed is skipped with a reason."""
 
 from __future__ import annotations
 
@@ -25,27 +29,10 @@ class Timing:
     repeats_ms: list[float]
 
 
-@dataclass
-class PeerResult:
-    name: str
-    timing: Timing | None
-    max_abs_error: float | None = None
-    skipped: str = ""  # why it was not timed
-
-
 def time_calls(fn: Callable[[], Any], repeat: int = 10, min_repeat_ms: int = 200) -> Timing:
-    """The shared protocol: one warm-up call, then ``repeat`` repeats of >= ``min_repeat_ms`` each."""
+    """The shared protocol for one contender alone: one warm-up call, then ``repeat`` repeats."""
     fn()
-    res = []
-    for _ in range(repeat):
-        n, t0 = 0, time.perf_counter()
-        while True:
-            fn()
-            n += 1
-            el = time.perf_counter() - t0
-            if el * 1e3 >= min_repeat_ms:
-                break
-        res.append(el / n * 1e3)
+    res = [one_repeat_ms(fn, min_repeat_ms) for _ in range(repeat)]
     return Timing(float(np.median(res)), res)
 
 
@@ -101,57 +88,152 @@ def _ort_session_fn(onnx: bytes, x: np.ndarray, threads: int) -> tuple[Callable[
     return call, call()
 
 
-def _ort_child(onnx: bytes, x: np.ndarray, threads: int, repeat: int, min_repeat_ms: int) -> tuple[Any, Timing]:
-    fn, out = _ort_session_fn(onnx, x, threads)
-    return out, time_calls(fn, repeat, min_repeat_ms)
+def _ort_server(conn: Any, onnx: bytes, x: np.ndarray, threads: int) -> None:
+    """The ONNX Runtime process: its output first, then one timed repeat per request until told to stop."""
+    try:
+        fn, out = _ort_session_fn(onnx, x, threads)
+        conn.send(("ok", out))
+    except Exception as e:  # the session cannot take this model: the parent skips the peer with this reason
+        conn.send(("error", f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200] if str(e).strip() else ''}"))
+        return
+    fn()
+    while True:
+        msg = conn.recv()
+        if msg is None:
+            return
+        conn.send(one_repeat_ms(fn, int(msg)))
 
 
-def _ort_in_fresh_process(model: Any, x: np.ndarray, threads: int, repeat: int,
-                          min_repeat_ms: int) -> tuple[Any, Timing]:
-    """ONNX Runtime checked and timed in a process of its own. In the tuning process it ran 1.8x slower
-    than alone (ResNet-18: 16.5 ms against 9.1-9.3 ms from the same model in a fresh process), even
-    with its threads free to use every core; a user runs it alone, so it is timed alone."""
-    import multiprocessing as mp
+class OrtProcess:
+    """ONNX Runtime checked and timed in a process of its own (a contender). In the tuning process it ran
+    1.8x slower than alone (ResNet-18: 16.5 ms against 9.1-9.3 ms from the same model in a fresh
+    process), even with its threads free to use every core; a user runs it alone, so it runs alone. The
+    process lives for the whole timing, so its repeats interleave with the other contenders'."""
 
-    onnx = _onnx_bytes(model, x)
-    with mp.get_context("spawn").Pool(1) as pool:
-        return pool.apply(_ort_child, (onnx, x, threads, repeat, min_repeat_ms))
+    def __init__(self, model: Any, x: np.ndarray, threads: int) -> None:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_ort_server, args=(child, _onnx_bytes(model, x), x, threads), daemon=True)
+        self._proc.start()
+        child.close()
+        status, value = self._recv()
+        if status != "ok":
+            self.close()
+            raise RuntimeError(value)
+        self.output = value
+
+    def _recv(self) -> Any:
+        if not self._conn.poll(600):
+            raise RuntimeError("ONNX Runtime's process did not answer within 600 s")
+        try:
+            return self._conn.recv()
+        except EOFError:
+            raise RuntimeError(f"ONNX Runtime's process died (exit code {self._proc.exitcode})") from None
+
+    def repeat_ms(self, min_repeat_ms: int) -> float:
+        self._conn.send(min_repeat_ms)
+        return float(self._recv())
+
+    def close(self) -> None:
+        """Stop the process (asked first, killed if it does not go): none is ever left behind."""
+        try:
+            self._conn.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        self._proc.join(10)
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(5)
+        self._conn.close()
 
 
-def run_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, threads: int, repeat: int = 10,
-             min_repeat_ms: int = 200) -> PeerResult:
-    """Check and time one peer; a missing package or a model the peer cannot take is a skip, not an error.
-    It runs off any core pinning TVM left on this thread (``core.threads.unpinned``), and its pool is
-    made there, so its threads may use every core."""
+def one_repeat_ms(fn: Callable[[], Any], min_repeat_ms: int) -> float:
+    """One repeat of the shared protocol: ``fn`` back to back for at least ``min_repeat_ms``, the mean per call."""
+    n, t0 = 0, time.perf_counter()
+    while True:
+        fn()
+        n += 1
+        el = time.perf_counter() - t0
+        if el * 1e3 >= min_repeat_ms:
+            return el / n * 1e3
+
+
+@dataclass
+class Contender:
+    """Something timed in the interleaved protocol: ``repeat_ms(min_repeat_ms)`` runs one repeat."""
+
+    name: str
+    repeat_ms: Callable[[int], float]
+    close: Callable[[], None] = lambda: None
+
+
+def time_interleaved(contenders: list[Contender], repeat: int = 10, min_repeat_ms: int = 200,
+                     pause_s: float = 0.3) -> dict[str, Timing]:
+    """``repeat`` rounds, each running one repeat of every contender, the order rotated each round (so
+    none always follows the same one); a pause between repeats lets the last one's idle threads go to
+    sleep: TVM's pool workers spin for a while after a parallel loop, and with a 50 ms pause PyTorch eager
+    timed 45-54 ms after a tensortune repeat and 35-37 ms after ONNX Runtime's (ResNet-18, one run).
+    One warm-up repeat each first (not counted)."""
+    for c in contenders:
+        c.repeat_ms(min(min_repeat_ms, 50))
+    res: dict[str, list[float]] = {c.name: [] for c in contenders}
+    k = len(contenders)
+    for r in range(repeat):
+        for i in range(k):
+            c = contenders[(i + r) % k]
+            time.sleep(pause_s)
+            res[c.name].append(c.repeat_ms(min_repeat_ms))
+    return {n: Timing(float(np.median(v)), v) for n, v in res.items()}
+
+
+@dataclass
+class PreparedPeer:
+    """A peer checked and ready to time (``contender``), or skipped (``skipped`` says why)."""
+
+    name: str
+    contender: Contender | None
+    max_abs_error: float | None = None
+    skipped: str = ""
+
+
+def prepare_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, threads: int) -> PreparedPeer:
+    """Make one peer, run it once and check its output; a missing package or a model the peer cannot
+    take is a skip, not an error. It runs off any core pinning TVM left on this thread
+    (``core.threads.unpinned``), and its pool is made there, so its threads may use every core; so
+    do its timed repeats."""
     from tensortune.core.threads import unpinned
 
     with unpinned():
-        return _run_peer(name, model, x, ref, threads, repeat, min_repeat_ms)
+        try:
+            if name in ("eager", "frozen"):
+                if model.torch_module is None:
+                    return PreparedPeer(name, None, skipped="no PyTorch module (the model came from ONNX)")
+                fn, out = _torch_fn(model.torch_module, x, threads, frozen=name == "frozen")
 
+                def rep(ms: int, fn: Callable[[], Any] = fn) -> float:
+                    with unpinned():
+                        return one_repeat_ms(fn, ms)
 
-def _run_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, threads: int, repeat: int,
-              min_repeat_ms: int) -> PeerResult:
-    try:
-        if name in ("eager", "frozen"):
-            if model.torch_module is None:
-                return PeerResult(name, None, skipped="no PyTorch module (the model came from ONNX)")
-            fn, out = _torch_fn(model.torch_module, x, threads, frozen=name == "frozen")
-        elif name == "onnxruntime":
-            try:
-                import onnxruntime  # noqa: F401
-            except ImportError:
-                return PeerResult(name, None, skipped="onnxruntime is not installed (pip install 'tensortune[peers]')")
-            out, timing = _ort_in_fresh_process(model, x, threads, repeat, min_repeat_ms)
-        else:
-            raise ValueError(f"unknown peer {name!r}; known: {', '.join(PEERS)}")
-    except ValueError:
-        raise
-    except Exception as e:  # the peer cannot run this model: say why, go on with the others
-        return PeerResult(name, None, skipped=f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200]}")
-    if name != "onnxruntime":
-        timing = time_calls(fn, repeat, min_repeat_ms)
+                contender = Contender(name, rep)
+            elif name == "onnxruntime":
+                try:
+                    import onnxruntime  # noqa: F401
+                except ImportError:
+                    return PreparedPeer(name, None,
+                                        skipped="onnxruntime is not installed (pip install 'tensortune[peers]')")
+                proc = OrtProcess(model, x, threads)
+                out = proc.output
+                contender = Contender(name, proc.repeat_ms, proc.close)
+            else:
+                raise ValueError(f"unknown peer {name!r}; known: {', '.join(PEERS)}")
+        except ValueError:
+            raise
+        except Exception as e:  # the peer cannot run this model: say why, go on with the others
+            return PreparedPeer(name, None, skipped=f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200]}")
     err = float(np.max(np.abs(np.asarray(out, dtype=np.float64) - ref))) if ref is not None else None
-    return PeerResult(name, timing, err)
+    return PreparedPeer(name, contender, err)
 
 
 def sgemm_gflops(threads: int, n: int = 2048, repeat: int = 5) -> float:

@@ -17,7 +17,7 @@ from tensortune.models.build import BuiltModel, KernelTime, build_model, max_err
 from tensortune.models.check import SUFFIX, check_kernels
 from tensortune.models.flow import ModelTuneResult, mark_wrong, metaschedule_best, tune_with_metaschedule
 from tensortune.models.importer import ImportedModel
-from tensortune.models.peers import PEERS, run_peer, sgemm_gflops
+from tensortune.models.peers import PEERS, prepare_peer, sgemm_gflops, time_interleaved
 from tensortune.models.plain_tvm import build_plain_tvm, export_schedules
 
 SLOW_FLAG = 1.25  # in-model time over tuned time that marks a task in the profile
@@ -215,19 +215,28 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
         row = next(r for r in result.rows if r.name == p.task)
         if row.kind == "conv2d" and p.in_model_us > 0:
             rep.conv_gflops_in_model[p.task] = row.flops / (p.in_model_us * 1e-6) / 1e9
-    status("timing every build and peer back to back")
-    for name, b in builds.items():
-        slow = name == "TVM untuned"
-        t = b.time(x, repeat=3 if slow else repeat, min_repeat_ms=1 if slow else min_repeat_ms)
-        rep.latency_ms[name], rep.repeats_ms[name] = t.median_ms, t.repeats_ms
     labels = {"eager": "PyTorch eager", "frozen": "PyTorch frozen", "onnxruntime": "ONNX Runtime"}
-    for peer in (c for c in PEERS if c in compare):
-        r = run_peer(peer, model, x, ref, threads, repeat, min_repeat_ms)
-        if r.timing is None:
-            rep.skipped[labels[peer]] = r.skipped
-            continue
-        rep.latency_ms[labels[peer]], rep.repeats_ms[labels[peer]] = r.timing.median_ms, r.timing.repeats_ms
-        if r.max_abs_error is not None:
-            rep.max_abs_error[labels[peer]] = r.max_abs_error
+    contenders = [b.contender(name, x) for name, b in builds.items() if name != "TVM untuned"]
+    try:
+        for peer in (c for c in PEERS if c in compare):  # each checked against PyTorch before any is timed
+            p = prepare_peer(peer, model, x, ref, threads)
+            if p.contender is None:
+                rep.skipped[labels[peer]] = p.skipped
+                continue
+            p.contender.name = labels[peer]
+            contenders.append(p.contender)
+            if p.max_abs_error is not None:
+                rep.max_abs_error[labels[peer]] = p.max_abs_error
+        status(f"timing {', '.join(c.name for c in contenders)}: {repeat} rounds, one repeat of each per round "
+               "(interleaved)")
+        timings = time_interleaved(contenders, repeat, min_repeat_ms)
+    finally:  # ONNX Runtime's process goes whatever happened
+        for c in contenders:
+            c.close()
+    for name, t in timings.items():
+        rep.latency_ms[name], rep.repeats_ms[name] = t.median_ms, t.repeats_ms
+    if "TVM untuned" in builds:  # seconds a call: timed alone, three short repeats
+        t = builds["TVM untuned"].time(x, repeat=3, min_repeat_ms=1)
+        rep.latency_ms["TVM untuned"], rep.repeats_ms["TVM untuned"] = t.median_ms, t.repeats_ms
     rep.sgemm_gflops = sgemm_gflops(threads)
     return rep, builds["tensortune"]
