@@ -297,10 +297,16 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     src.write_text(TINY)
     db, rep, out = task_env / "t.db", task_env / "r.json", task_env / "msdb"
     # NCHW: plain TVM imports the model with its own frontend in NCHW, so only an NCHW run's records apply there
+    import psutil
+
+    children = {p.pid for p in psutil.Process().children(recursive=True)}
     rc = main(["tune", "--model", f"{src}:Tiny", "--layout", "NCHW", "--trials", "24", "--round-size", "8",
                "--batch-size", "8", "--compare", "untuned,eager,frozen,onnxruntime,plain-tvm,metaschedule", "--db", str(db), "--out", str(rep),
                "--no-progress", "--repeat", "3", "--min-repeat-ms", "5"])
     assert rc == 0
+    left = [p for p in psutil.Process().children(recursive=True) if p.pid not in children]
+    psutil.wait_procs(left, timeout=10)
+    assert not [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]  # no peer process left
     report = json.loads(rep.read_text())
     assert report["trials"] == 24
     hows = {t["tuned_by"] for t in report["tasks"]}

@@ -1,0 +1,87 @@
+"""The interleaved timing protocol: every contender runs one repeat per round, in an order that rotates,
+a pause between repeats; ONNX Runtime's process is checked, timed and never left behind."""
+
+from __future__ import annotations
+
+import numpy as np
+import psutil
+import pytest
+
+from tensortune.models.peers import Contender, one_repeat_ms, time_interleaved
+
+
+def test_every_round_runs_each_contender_once_in_a_rotating_order():
+    calls: list[str] = []
+
+    def make(name: str, ms: float) -> Contender:
+        def rep(min_ms: int) -> float:
+            calls.append(name)
+            return ms
+
+        return Contender(name, rep)
+
+    got = time_interleaved([make("a", 1.0), make("b", 2.0), make("c", 3.0)], repeat=4, min_repeat_ms=1, pause_s=0)
+    assert calls[:3] == ["a", "b", "c"]  # one warm-up repeat each, not counted
+    rounds = [calls[3 + 3 * r: 6 + 3 * r] for r in range(4)]
+    assert rounds == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"], ["a", "b", "c"]]
+    assert {k: (t.median_ms, len(t.repeats_ms)) for k, t in got.items()} == {"a": (1.0, 4), "b": (2.0, 4), "c": (3.0, 4)}
+
+
+def test_a_slow_phase_of_the_machine_hits_every_contender_alike():
+    """Two contenders of equal speed on a machine that is 2x slower for the first half of the timing:
+    back to back, one of them would take all the slow repeats; interleaved, their medians agree."""
+    clock = {"t": 0}
+
+    def make(name: str) -> Contender:
+        def rep(min_ms: int) -> float:
+            clock["t"] += 1
+            return 2.0 if clock["t"] <= 12 else 1.0  # the first 12 repeats (3 warm-ups included) slow
+
+        return Contender(name, rep)
+
+    got = time_interleaved([make("x"), make("y")], repeat=10, min_repeat_ms=1, pause_s=0)
+    assert sorted(got["x"].repeats_ms) == sorted(got["y"].repeats_ms)
+
+
+def test_one_repeat_lasts_at_least_its_minimum():
+    n = {"calls": 0}
+
+    def fn() -> None:
+        n["calls"] += 1
+
+    ms = one_repeat_ms(fn, 5)
+    assert n["calls"] >= 1 and 0 < ms * n["calls"] and ms * n["calls"] >= 5 * 0.99
+
+
+def test_onnx_runtime_is_checked_in_its_own_process_and_stopped():
+    pytest.importorskip("onnxruntime")
+    import torch
+
+    from tensortune.models.importer import import_torch
+    from tensortune.models.peers import prepare_peer
+
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU()).eval()
+    model = import_torch(net, (1, 3, 16, 16), "tiny")
+    x = np.random.default_rng(0).standard_normal((1, 3, 16, 16)).astype("float32")
+    ref = model.torch_output(x)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    p = prepare_peer("onnxruntime", model, x, ref, threads=1)
+    assert p.contender is not None and p.max_abs_error is not None and p.max_abs_error < 1e-4
+    mine = [c for c in psutil.Process().children(recursive=True) if c.pid not in before]
+    assert mine  # the session lives in a process of its own
+    assert p.contender.repeat_ms(2) > 0
+    p.contender.close()
+    psutil.wait_procs(mine, timeout=10)
+    assert not [c for c in mine if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_a_peer_that_cannot_run_is_skipped_with_its_reason():
+    from tensortune.models.peers import prepare_peer
+
+    class NoTorch:
+        torch_module = None
+
+    got = prepare_peer("eager", NoTorch(), np.zeros((1, 3, 4, 4), "float32"), None, threads=1)
+    assert got.contender is None and "no PyTorch module" in got.skipped
+    with pytest.raises(ValueError, match="unknown peer"):
+        prepare_peer("tensorrt", NoTorch(), np.zeros((1,), "float32"), None, threads=1)
