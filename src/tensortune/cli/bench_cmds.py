@@ -132,6 +132,25 @@ def cmd_bench_transfer(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_features(args: argparse.Namespace) -> int:
+    from tensortune.bench.features import compare_features, write_report
+    from tensortune.bench.groundtruth import load_table
+
+    layers = _names(args.layers)
+    if args.train < 8 or args.test < 8:
+        raise UserError(f"--train and --test must be at least 8 (got {args.train}, {args.test})")
+    warn_foreign_tables(layers)
+    try:
+        rows = compare_features(layers, args.train, args.test, args.seed,
+                                progress=(lambda m: None) if args.no_progress else (lambda m: print(m, flush=True)))
+    except ValueError as e:  # too few layers, a table missing
+        raise UserError(str(e)) from None
+    meta = {"train_per_layer": args.train, "test_per_layer": args.test, "seed": args.seed,
+            "machine": ", ".join(sorted({load_table(n).device for n in layers}))}
+    print(f"report: {write_report(rows, args.out, _command_line(), meta)}")
+    return 0
+
+
 def cmd_bench_chameleon(args: argparse.Namespace) -> int:
     from tensortune.bench.chameleon_study import StudyConfig, run_study, write_study_report
 

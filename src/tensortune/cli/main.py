@@ -21,6 +21,7 @@ from tensortune.bench.results import BenchInputError  # noqa: E402
 from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_bench,
     cmd_bench_chameleon,
+    cmd_bench_features,
     cmd_bench_glimpse,
     cmd_bench_ml2tuner,
     cmd_bench_transfer,
@@ -269,6 +270,15 @@ def build_parser() -> argparse.ArgumentParser:
     ml.add_argument("--out", default="results/ml2tuner", help="report, plot and results.json (rerun resumes)")
     ml.add_argument("--no-progress", action="store_true")
     ml.set_defaults(func=cmd_bench_ml2tuner)
+    fe = suites.add_parser("features", help="transferable features against MetaSchedule's PerStoreFeature: a cost "
+                                            "model trained on the other tables ranks a held-out one (replay)")
+    fe.add_argument("--layers", default="L1,L2,L7,L8", help="layers with a table; each is held out in turn")
+    fe.add_argument("--train", type=int, default=256, help="configs of each source table the model is trained on")
+    fe.add_argument("--test", type=int, default=512, help="unseen configs of the held-out table it ranks")
+    fe.add_argument("--seed", type=int, default=0)
+    fe.add_argument("--out", default="results/transfer/features", help="features.md and features.json")
+    fe.add_argument("--no-progress", action="store_true")
+    fe.set_defaults(func=cmd_bench_features)
     tf = suites.add_parser("transfer", help="leave-one-layer-out transfer learning on the ground-truth tables (replay)")
     tf.add_argument("--layers", default="L1,L2,L7,L8", help="layers with a table; each is held out in turn")
     tf.add_argument("--recipes", default="autotvm,chameleon", help="model-based recipes")
