@@ -276,6 +276,7 @@ def cmd_corpus_show(args: argparse.Namespace) -> int:
 
     from tensortune.core.targets import device_name
     from tensortune.transfer.corpus import Corpus, CorpusError, default_corpus_path
+    from tensortune.transfer.prior import FOREIGN_WEIGHT
 
     path = args.file or default_corpus_path()
     try:
@@ -287,7 +288,7 @@ def cmd_corpus_show(args: argparse.Namespace) -> int:
     con.print(corpus.describe() + f"; created {corpus.created or '?'} by `{corpus.command or '?'}`")
     if corpus.machine != here:
         con.print(f"WARNING: measured on {corpus.machine}, this machine is {here}: its records are a prior of weight "
-                  "x0.25 here; `tensortune corpus build` measures one on this machine")
+                  f"x{FOREIGN_WEIGHT} here; `tensortune corpus build` measures one on this machine")
     tab = Table(title=f"{path}")
     for col in ("task", "template", "records", "ok", "best GFLOP/s"):
         tab.add_column(col, justify="left" if col in ("task", "template") else "right")

@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 from tensortune.storage.records import TuningRecord
-from tensortune.workloads.tir import task_dir
+from tensortune.workloads.tir import TirWorkload, task_dir
 
 FORMAT = "tensortune-corpus/1"
 CORPUS_FADE = 512.0  # the corpus weighs 1/(1 + n/CORPUS_FADE), n = the user's own records in the prior
@@ -93,7 +93,7 @@ class Corpus:
             wl_key = t.task_key.split("|", 1)[-1]
             if t.task_file is None or not wl_key.startswith("tir:"):
                 continue
-            path = os.path.join(directory, f"{wl_key[4:]}.json")
+            path = os.path.join(directory, os.path.basename(TirWorkload(wl_key[4:]).path))
             if os.path.exists(path):
                 continue
             os.makedirs(directory, exist_ok=True)
@@ -171,7 +171,7 @@ def _task_file(task_key: str) -> dict[str, Any] | None:
     wl_key = task_key.split("|", 1)[1] if "|" in task_key else ""
     if not wl_key.startswith("tir:"):
         return None
-    path = os.path.join(task_dir(), f"{wl_key[4:]}.json")
+    path = TirWorkload(wl_key[4:]).path
     try:
         with open(path) as f:
             return json.load(f)
