@@ -140,7 +140,6 @@ def test_cli_bench_runs_with_replay_only(tmp_path, capsys):
 @pytest.mark.slow
 def test_metaschedule_peer_runs_live_on_the_same_primfunc():
     from tensortune.bench.peers import metaschedule_func, run_metaschedule
-
     from tensortune.core.targets import default_cpu_target
 
     gt = load_table("L8")

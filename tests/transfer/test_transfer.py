@@ -88,3 +88,26 @@ def test_cli_prints_what_it_learned_from(tmp_path, capsys):
     assert "learns from 32 records of 1 other task(s)" in capsys.readouterr().out
     assert main([*base, "--layer", "resnet18:8", "--no-transfer"]) == 0
     assert "transfer:" not in capsys.readouterr().out
+
+
+def test_bench_transfer_reads_tables_from_a_directory(tmp_path, capsys):
+    """`bench transfer --tables DIR` holds out layers of the tables in DIR (e.g. this CPU's, made with
+    `groundtruth --out DIR`), and names DIR when a layer has no table there."""
+    import json
+    import shutil
+
+    from tensortune.bench.groundtruth import table_path
+    from tensortune.cli.main import main
+
+    d = tmp_path / "tables"
+    d.mkdir()
+    for name in ("L7", "L8"):
+        shutil.copy(table_path(name), d / table_path(name).name)
+    base = ["bench", "transfer", "--recipes", "autotvm", "--seeds", "0", "--trials", "6", "--no-progress"]
+    assert main([*base, "--layers", "L2,L8", "--tables", str(d), "--out", str(tmp_path / "r0")]) == 2
+    assert f"have in {d}: L7, L8" in capsys.readouterr().err
+    assert main([*base, "--layers", "L7,L8", "--tables", str(d), "--out", str(tmp_path / "r")]) == 0
+    doc = json.loads((tmp_path / "r" / "results.json").read_text())
+    assert doc["config"]["tables"] == str(d)
+    assert {(r["layer"], r["transfer"]) for r in doc["runs"]} == {(a, b) for a in ("L7", "L8") for b in (False, True)}
+    assert all(len(r["curve"]) == 6 for r in doc["runs"])

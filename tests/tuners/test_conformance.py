@@ -28,6 +28,8 @@ CPU_TABLE = "L8"
 CPU_BUDGET = 160  # of the table's 1,344 configs
 VTA_LAYER = "resnet18:6"
 VTA_BUDGET = 512  # of 66,692 runnable configs (9.9M in the space)
+GLIMPSE_SEED = 5
+GLIMPSE_BUDGET = 96
 RANDOM_SEEDS = range(9)
 SEED = 0
 
@@ -76,8 +78,34 @@ class SimMeasurer:
 
 
 class Case:
-    def __init__(self, hardware: bool) -> None:
-        if hardware:
+    def __init__(self, hardware: bool, glimpse: bool = False) -> None:
+        self.options: dict = {}
+        if glimpse:  # a VTA design Glimpse never saw; its parts trained on 12 others
+            from tensortune.bench.glimpse_vta import make_pair
+            from tensortune.hardware.blueprint import Blueprint
+            from tensortune.hardware.specs import vta_specs
+            from tensortune.templates.vta_conv2d import DEFAULT_HW_OPTIONS
+            from tensortune.transfer.glimpse import train_vta
+            from tensortune.workloads import resolve_layer
+
+            family = vta_specs(DEFAULT_HW_OPTIONS)
+            order = np.random.default_rng(GLIMPSE_SEED).permutation(len(family))
+            name, wl = resolve_layer(VTA_LAYER)
+            emb = Blueprint.fit(family, 6)
+            spec, pair = next((family[i], p) for i in order[12:]
+                              for p in [make_pair(family[i], name, wl, emb.embed([family[i]])[0])] if p.valid.sum() > 50)
+            models = train_vta(chosen=[family[i] for i in order[:12]], seed=0, af_iterations=4)
+            self.task = make_task(wl, "conv2d_nchw.vta-sim", dict(spec.target), name)
+            from tensortune.core.values import MeasureInput
+            from tensortune.space import Config
+
+            best = Config(tuple(int(i) for i in pair.idx[int(np.argmin(pair.cycles))]))
+            self.optimum = self.task.flops / SimMeasurer().measure([MeasureInput(self.task, best)])[0].cost / 1e9
+            self.budget = GLIMPSE_BUDGET
+            self.make_measurer = SimMeasurer
+            self.options = {"glimpse": models.for_task(self.task.space, wl, self.task.target, 8),
+                            "budget": GLIMPSE_BUDGET}
+        elif hardware:
             from tensortune.bench.vta_oracle import exhaustive_optimum
             from tensortune.workloads import resolve_layer
 
@@ -95,7 +123,8 @@ class Case:
         self._random: float | None = None
 
     def run(self, recipe: str, seed: int, measurer, db, budget: int | None = None):
-        strat = create(recipe, self.task.space, seed, task=self.task)
+        strat = create(recipe, self.task.space, seed, task=self.task,
+                       **(self.options if recipe_of(recipe).needs_glimpse else {}))
         return Tuner(self.task, strat, measurer, db, Budget(trials=budget or self.budget), tuner_name=recipe,
                      seed=seed, batch_size=16, remeasure_best=False).run()
 
@@ -117,7 +146,7 @@ class Case:
 
 @pytest.fixture(scope="module")
 def cases():
-    return {False: Case(False), True: Case(True)}
+    return {False: Case(False), True: Case(True), "glimpse": Case(False, glimpse=True)}
 
 
 def test_every_registered_recipe_is_covered():
@@ -125,6 +154,7 @@ def test_every_registered_recipe_is_covered():
     # what each recipe needs is data of the recipe, not a list here
     assert {n for n in recipe_names() if not recipe_of(n).model_based} == {"random", "grid"}
     assert {n for n in recipe_names() if recipe_of(n).needs_hardware_knobs} == {"arco-hier"}
+    assert {n for n in recipe_names() if recipe_of(n).needs_glimpse} == {"glimpse"}
     # only ReLeASE as published is excused from beating random search (its reason is in the recipe)
     assert {n for n in recipe_names() if recipe_of(n).not_better_than_random} == {"release", "release+v"}
 
@@ -155,7 +185,8 @@ def test_replay_answers_the_table_and_refuses_unknown_configs(tmp_path):
 
 @pytest.mark.parametrize("recipe", recipe_names())
 def test_recipe_conformance(recipe, cases, tmp_path):
-    case = cases[recipe_of(recipe).needs_hardware_knobs]
+    r = recipe_of(recipe)
+    case = cases["glimpse" if r.needs_glimpse else r.needs_hardware_knobs]
     # 1) a full run: nothing measured twice; model-based recipes reach 90% of the optimum and beat random
     m = case.make_measurer()
     db = SQLiteStorage(tmp_path / "full.db")

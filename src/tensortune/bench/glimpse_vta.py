@@ -118,7 +118,8 @@ def _to_95(curve: list[float], target: float) -> int | None:
 
 
 def tuning(seeds: list[int], designs: int = 30, train: int = 24, layers: int = 3, trials: int = 128,
-           recipes: tuple[str, ...] = ("autotvm", "autotvm+glimpse", "chameleon"),
+           recipes: tuple[str, ...] = ("autotvm", "autotvm+glimpse", "chameleon", "glimpse"),
+           af_iterations: int = 30,
            progress: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
     """Tuning runs on held-out designs (the issue's point 6, second part): per seed the same split as
     :func:`run`; Glimpse trained on the training designs only; on ``layers`` random layers (with a valid
@@ -143,7 +144,7 @@ def tuning(seeds: list[int], designs: int = 30, train: int = 24, layers: int = 3
         rng = np.random.default_rng(seed)
         chosen = [family[i] for i in rng.choice(len(family), designs, replace=False)]
         t0 = time.perf_counter()
-        models = train_vta(chosen=chosen[:train], seed=seed)
+        models = train_vta(chosen=chosen[:train], seed=seed, af_iterations=af_iterations)
         train_s = time.perf_counter() - t0
         emb = bp.embed(chosen[train:])
         for d, spec in enumerate(chosen[train:]):
@@ -161,6 +162,8 @@ def tuning(seeds: list[int], designs: int = 30, train: int = 24, layers: int = 3
                     options: dict[str, Any] = {"plan_size": 32}
                     if extra == "glimpse":
                         options["glimpse"] = models.for_task(task.space, conv, target, 32)
+                    if base == "glimpse":  # the whole of Glimpse: its own plan size, the budget in its state
+                        options = {"plan_size": 8, "budget": trials, "glimpse": models.for_task(task.space, conv, target, 8)}
                     trace, summ, strat = run_recipe(base, task, measurer, seed, trials, layer=name, options=options)
                     n95 = _to_95(trace.gflops, opt_gflops)
                     n99 = _to_95(trace.gflops, opt_gflops / 0.95 * 0.99)

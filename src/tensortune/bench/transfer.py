@@ -32,16 +32,17 @@ class TransferConfig:
     seeds: list[int] = field(default_factory=lambda: list(range(9)))
     trials: int = 200
     reach: float = 0.95
+    tables: str | None = None  # a table directory; None: the package's tables
 
     def __post_init__(self) -> None:
         from tensortune.bench.groundtruth import available_tables
         from tensortune.tuners.recipes import recipe
 
-        have = set(available_tables())
+        have = set(available_tables(self.tables))
         missing = [x for x in self.layers if x not in have]
         if missing or len(self.layers) < 2:
             raise ValueError(f"transfer needs at least two layers with tables; missing: {missing or 'none'} "
-                             f"(have: {', '.join(sorted(have))})")
+                             f"(have in {self.tables or 'the package'}: {', '.join(sorted(have)) or 'none'})")
         for r in self.recipes:
             if recipe(r).strategy != "model-based":
                 raise ValueError(f"{r} is not a model-based recipe (transfer shapes a cost model)")
@@ -71,7 +72,7 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
     from tensortune.bench.groundtruth import load_table
 
     res = ResultsFile(out / "results.json", asdict(cfg), command, sections=("runs",))
-    tables = {name: load_table(name) for name in cfg.layers}
+    tables = {name: load_table(name, cfg.tables) for name in cfg.layers}
     for seed in cfg.seeds:  # seeds outermost, modes interleaved
         for held in cfg.layers:
             others = [tables[x] for x in cfg.layers if x != held]

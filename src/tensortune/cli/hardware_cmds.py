@@ -59,7 +59,8 @@ def cmd_blueprint(args: argparse.Namespace) -> int:
 
 
 def cmd_glimpse_train(args: argparse.Namespace) -> int:
-    """Train Glimpse's prior generator and validity vote for a hardware family and store them in one file."""
+    """Train Glimpse's prior generator, validity vote and acquisition function for a hardware family and
+    store them in one file."""
     import sys
 
     from tensortune.transfer.glimpse import FAMILIES, default_path, train_vta
@@ -69,9 +70,12 @@ def cmd_glimpse_train(args: argparse.Namespace) -> int:
                         "need measured training data, which is not built yet")
     out = args.out or default_path(args.family)
     exclude = [x.strip() for x in (args.exclude or "").split(",") if x.strip()]
+    if args.af_iterations < 0:
+        raise UserError(f"--af-iterations must be at least 0, got {args.af_iterations}")
     try:
-        models = train_vta(designs=args.designs, exclude=exclude, seed=args.seed,
-                           command=" ".join(["tensortune", *sys.argv[1:]]))
+        models = train_vta(designs=args.designs, exclude=exclude, seed=args.seed, af_iterations=args.af_iterations,
+                           command=" ".join(["tensortune", *sys.argv[1:]]),
+                           progress=None if args.no_progress else (lambda m: print(m, flush=True)))
     except ValueError as e:
         raise UserError(str(e)) from None
     models.save(out)
@@ -79,4 +83,7 @@ def cmd_glimpse_train(args: argparse.Namespace) -> int:
     print(f"trained Glimpse for {args.family} on {len(t['designs'])} designs x ResNet-18's conv layers "
           f"({t['pairs']} pairs with a valid config, {t['vote_configs']} configs for the vote) in {t['train_s']} s; "
           f"held out: {', '.join(t['excluded']) or 'none'}; written to {out}")
+    if models.acquisition is None:
+        print("no acquisition function (--af-iterations 0): `--tuner glimpse` cannot use this file, "
+              "`--glimpse` with another model-based recipe can")
     return 0

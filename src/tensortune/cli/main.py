@@ -61,7 +61,8 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--early-stopping", type=int, help="stop after this many trials without improvement")
     p.add_argument("--db", default="tensortune.db", help="SQLite records database (created if missing)")
     p.add_argument("--batch-size", type=int, default=16, help="configs measured (and committed) per batch")
-    p.add_argument("--plan-size", type=int, default=64, help="model-based tuners: refit and replan every N trials")
+    p.add_argument("--plan-size", type=int, default=None, help="model-based tuners: refit and replan every N trials "
+                                                                "(default: the recipe's, 64 for most, 8 for glimpse)")
     p.add_argument("--loss", choices=["rank", "reg"], help="XGBoost loss of the cost model (default: the recipe's: "
                    "rank for autotvm, reg for chameleon/rl/sa-as/release/arco)")
     p.add_argument("--variant", choices=["paper", "code"], default="paper",
@@ -203,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     gt.add_argument("--exclude", help="comma-separated design names never trained on (held-out hardware)")
     gt.add_argument("--seed", type=int, default=0)
     gt.add_argument("--out", help="where to store them (default ~/.cache/tensortune/glimpse/FAMILY.json)")
+    gt.add_argument("--af-iterations", type=int, default=30, help="PPO iterations of the neural acquisition "
+                                                                  "function (0: none; the glimpse recipe needs it)")
+    gt.add_argument("--no-progress", action="store_true")
     gt.set_defaults(func=cmd_glimpse_train)
 
     co = sub.add_parser("corpus", help="the pretrained corpus: records of fixed conv and dense shapes measured on this "
@@ -210,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     cosub = co.add_subparsers(dest="corpus_command", required=True, parser_class=_Parser)
     cb = cosub.add_parser("build", help="measure (resumable) and write the corpus file")
     _add_run_args(cb, 32)
-    cb.add_argument("--model-trials", type=int, default=640, help="measurements of the whole-model part (corpusnet)")
+    cb.add_argument("--model-trials", type=int, default=640, help="measurements of the whole-model part, for each of its models (corpusnet, corpuswide)")
     cb.add_argument("--out", help="the corpus file (default: the package's transfer/data/corpus-llvm.json.gz)")
     cb.add_argument("--seed", type=int, default=0)
     cb.add_argument("--tuner", default="autotvm", help="the model-based recipe that picks the measured configs")
@@ -285,6 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     tf.add_argument("--seeds", default="0,1,2,3,4,5,6,7,8")
     tf.add_argument("--trials", type=int, default=200, help="measurements per run")
     tf.add_argument("--out", default="results/transfer", help="report.md and results.json (rerun resumes)")
+    tf.add_argument("--tables", default=None, help="table directory, e.g. tables of this CPU made with "
+                                                   "`tensortune groundtruth --out DIR` (default: the package's)")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     ch = suites.add_parser("chameleon", help="Chameleon: candidate-set size and walk length against plan quality, "
@@ -304,6 +310,12 @@ def build_parser() -> argparse.ArgumentParser:
     gl.add_argument("--designs", type=int, default=30, help="designs drawn from the co-design grid per seed")
     gl.add_argument("--train", type=int, default=24, help="of them, the ones trained on (the rest are held out)")
     gl.add_argument("--out", default="results/glimpse-vta", help="report.md and results.json")
+    gl.add_argument("--tuning", action="store_true", help="tuning runs on held-out designs instead: measurements, "
+                                                          "wall time and search steps to 95%% of the optimum, invalid "
+                                                          "share, for autotvm, chameleon and glimpse (tuning.md)")
+    gl.add_argument("--layers", type=int, default=2, help="--tuning: layers per held-out design")
+    gl.add_argument("--trials", type=int, default=96, help="--tuning: measurements per run")
+    gl.add_argument("--af-iterations", type=int, default=30, help="--tuning: PPO iterations of the acquisition function")
     gl.set_defaults(func=cmd_bench_glimpse)
     zz = suites.add_parser("zigzag", help="the VTA model's best cycles per layer against ZigZag's (needs zigzag-dse)")
     zz.add_argument("--out", default="results/vta-zigzag", help="report.md and results.json")

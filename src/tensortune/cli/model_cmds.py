@@ -104,6 +104,11 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
         raise UserError("give exactly one of --model, --layer, --conv, --dense")
     compare = _compare(args.compare)
     check_tuner([args.tuner])
+    from tensortune.tuners.recipes import recipe
+
+    if recipe(args.tuner).needs_glimpse:
+        raise UserError(f"--tuner {args.tuner} is trained for the VTA family only; whole models tune on this CPU "
+                        "(use autotvm, chameleon, ...)")
     if args.trials is None or args.trials < 1:
         raise UserError(f"--trials must be at least 1, got {args.trials}")
     if args.time_limit is not None and args.time_limit <= 0:

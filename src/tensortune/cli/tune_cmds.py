@@ -105,30 +105,39 @@ def _budget(args: argparse.Namespace) -> Any:
         raise UserError(f"--time-limit must be positive, got {args.time_limit}")
     if args.early_stopping is not None and args.early_stopping < 1:
         raise UserError(f"--early-stopping must be at least 1, got {args.early_stopping}")
-    if args.batch_size < 1 or args.plan_size < 1:
+    if args.batch_size < 1 or (args.plan_size is not None and args.plan_size < 1):
         raise UserError(f"--batch-size and --plan-size must be at least 1 (got {args.batch_size}, {args.plan_size})")
     return Budget(trials=args.trials, seconds=args.time_limit, early_stopping=args.early_stopping)
 
 
 def _glimpse(args: argparse.Namespace, task: Any, target: dict) -> Any:
-    """The task's Glimpse first plan and validity vote from ``--glimpse FILE`` (None without it)."""
-    path = getattr(args, "glimpse", None)
-    if not path:
-        return None
-    from tensortune.transfer.glimpse import GlimpseModels
+    """The task's Glimpse parts (first plan, validity vote, acquisition function) from ``--glimpse FILE``,
+    or for ``--tuner glimpse`` from the family's default file; None when neither asks for them."""
+    from tensortune.transfer.glimpse import GlimpseModels, default_path
     from tensortune.tuners.recipes import recipe
 
-    if recipe(args.tuner).strategy != "model-based":
+    r = recipe(args.tuner)
+    path = getattr(args, "glimpse", None)
+    if not path and not r.needs_glimpse:
+        return None
+    if r.strategy not in ("model-based", "glimpse"):
         raise UserError(f"--glimpse works with model-based recipes; {args.tuner} is not one")
+    if target.get("kind") != "vta-sim":
+        raise UserError(f"Glimpse is trained for the VTA family only (`tensortune glimpse-train --family vta`); "
+                        f"target kind {target.get('kind')!r} has no trainer yet")
+    path = path or default_path("vta")
     if not os.path.exists(path):
         raise UserError(f"no Glimpse models at {path}; train them with `tensortune glimpse-train --family vta "
                         f"--out {path}`")
     models = GlimpseModels.load(path)
-    return models.for_task(task.space, task.workload, target, args.plan_size)
+    if r.needs_glimpse and models.acquisition is None:
+        raise UserError(f"the Glimpse models at {path} have no acquisition function (trained with --af-iterations 0); "
+                        "retrain them for --tuner glimpse")
+    return models.for_task(task.space, task.workload, target, args.plan_size or r.default_plan_size)
 
 
 def _recipe_options(args: argparse.Namespace) -> dict:
-    opts = {"plan_size": args.plan_size}
+    opts = {"plan_size": args.plan_size, "budget": args.trials}  # plan_size None: the recipe's default
     if args.loss is not None:
         opts["loss"] = args.loss
     if getattr(args, "variant", "paper") != "paper":

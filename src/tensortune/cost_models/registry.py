@@ -9,6 +9,7 @@ from tensortune.cost_models.base import CostModel
 
 COST_MODELS: dict[str, str] = {
     "xgb": "tensortune.cost_models.xgb:XGBoostCostModel",  # AutoTVM's, rank or regression loss
+    "xgb-ensemble": "tensortune.cost_models.ensemble:BootstrapEnsemble",  # mean and uncertainty (Glimpse)
 }
 
 

@@ -3,9 +3,10 @@
 Two parts, both resumable (every measurement is in the records database before the next is made; a
 rerun with the same database and seed measures only what is missing):
 
-1. the whole-model flow on :class:`~tensortune.models.zoo.CorpusNet` (blocked layout, fused epilogues,
-   cold caches, as ``tune --model`` measures), so whole-model runs of other models start from its
-   records;
+1. the whole-model flow on :data:`CORPUS_MODELS` (:class:`~tensortune.models.zoo.CorpusNet`, at most 80
+   pixels, and :class:`~tensortune.models.zoo.CorpusWideNet`, 12-192 pixels; blocked layout, fused
+   epilogues, cold caches, as ``tune --model`` measures), so whole-model runs of other models start from
+   their records;
 2. single layers (``conv2d_nchw.llvm`` and ``dense.llvm``, warm caches, as ``tune --conv/--dense``)
    of :data:`CORPUS_OPS`, for single-layer runs.
 
@@ -23,7 +24,7 @@ from typing import Any
 from tensortune.models.flow import MS_SPACE, TaskRow, tune_model
 from tensortune.models.importer import import_torch
 from tensortune.models.layout import apply_layout
-from tensortune.models.zoo import CorpusNet, randomize_batchnorm
+from tensortune.models.zoo import CorpusNet, CorpusWideNet, randomize_batchnorm
 from tensortune.templates import default_template, make_task
 from tensortune.transfer.corpus import Corpus
 from tensortune.workloads import Conv2d, Dense
@@ -34,6 +35,7 @@ CORPUS_CONVS = [(3, 160, 160, 32, 7, 2, 3), (32, 80, 80, 48, 3, 1, 1), (96, 40, 
                 (96, 40, 40, 96, 1, 1, 0), (96, 40, 40, 160, 5, 2, 2), (160, 20, 20, 160, 3, 1, 1),
                 (160, 20, 20, 320, 1, 2, 0), (320, 10, 10, 320, 3, 1, 1)]
 CORPUS_DENSES = [(1, 640, 500), (1, 1536, 768), (1, 2048, 256)]
+CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
 
 
 def corpus_ops() -> list[tuple[str, Any]]:
@@ -45,30 +47,34 @@ def corpus_ops() -> list[tuple[str, Any]]:
     return out
 
 
-def corpus_model(target: dict[str, Any], seed: int = 0) -> Any:
+def corpus_model(target: dict[str, Any], seed: int = 0, name: str = "corpusnet") -> Any:
     import torch
 
+    cls = CORPUS_MODELS[name]
     torch.manual_seed(seed)
-    net = CorpusNet()
+    net = cls()
     randomize_batchnorm(net, seed)
-    return apply_layout(import_torch(net, CorpusNet.input_shape, "corpusnet"), "auto", target)
+    return apply_layout(import_torch(net, cls.input_shape, name), "auto", target)
 
 
 def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target: dict[str, Any], out: str,
                  model_trials: int = 640, op_trials: int = 32, seed: int = 0, recipe: str = "autotvm",
                  status: Callable[[str], None] = lambda _m: None,
                  on_round: Callable[[int, TaskRow, int], None] | None = None, command: str = "") -> Corpus:
-    """Measure (or resume) both parts into ``storage`` and write the corpus file ``out``."""
+    """Measure (or resume) both parts into ``storage`` and write the corpus file ``out``
+    (``model_trials`` measurements for each model of :data:`CORPUS_MODELS`)."""
     from tensortune.core.targets import device_name
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
 
-    model = corpus_model(target, seed)
-    status(f"part 1: the whole-model flow on corpusnet ({model_trials} measurements, cold caches)")
+    keys: list[tuple[str, str]] = []
     with model_measurer:
-        res = tune_model(model, target, measurer=model_measurer, storage=storage, recipe=recipe, trials=model_trials,
-                         seed=seed, on_round=on_round, transfer=True, corpus=None)
-    keys = [(r.task.key, r.task.target_json) for r in res.rows if r.task is not None and r.template != MS_SPACE]
+        for name in CORPUS_MODELS:
+            status(f"part 1: the whole-model flow on {name} ({model_trials} measurements, cold caches)")
+            res = tune_model(corpus_model(target, seed, name), target, measurer=model_measurer, storage=storage,
+                             recipe=recipe, trials=model_trials, seed=seed, on_round=on_round, transfer=True,
+                             corpus=None)
+            keys += [(r.task.key, r.task.target_json) for r in res.rows if r.task is not None and r.template != MS_SPACE]
     ops = corpus_ops()
     status(f"part 2: {len(ops)} single layers, {op_trials} measurements each (warm caches)")
     with op_measurer:

@@ -128,6 +128,34 @@ class CorpusNet(nn.Module):
         return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(x, 1), 1))
 
 
+class CorpusWideNet(nn.Module):
+    """The large-spatial half of the pretrained corpus: plain 3x3 convolutions (stride 1, batch norm,
+    ReLU) in pairs at 192, 96, 48, 24 and 12 pixels with 32 to 384 channels, a 2x2 max pool between
+    the stages, and a 384 x 100 dense layer: the kind of layers VGG-style networks spend their time in,
+    where :class:`CorpusNet` (80 pixels at most) has nothing. No shape of it is a shape of AlexNet,
+    VGG-16, ResNet-18 or L1-L8 (their channels are 64-512 at 224, 112, 56, 28, 14 pixels). Input
+    1 x 3 x 192 x 192; about 7.7 GFLOP."""
+
+    input_shape = (1, 3, 192, 192)
+    #          in,  out, kernel, stride, input size
+    CONVS = [(3, 32, 3, 1, 192), (32, 32, 3, 1, 192), (32, 96, 3, 1, 96), (96, 96, 3, 1, 96), (96, 192, 3, 1, 48),
+             (192, 192, 3, 1, 48), (192, 384, 3, 1, 24), (384, 384, 3, 1, 24), (384, 384, 3, 1, 12)]
+    POOL_AFTER = (1, 3, 5, 7)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.convs = nn.ModuleList(nn.Conv2d(i, o, k, s, k // 2, bias=False) for i, o, k, s, _ in self.CONVS)
+        self.bns = nn.ModuleList(nn.BatchNorm2d(o) for _, o, *_ in self.CONVS)
+        self.fc = nn.Linear(384, 100)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for i, (conv, bn) in enumerate(zip(self.convs, self.bns, strict=True)):
+            x = torch.relu(bn(conv(x)))
+            if i in self.POOL_AFTER:
+                x = nn.functional.max_pool2d(x, 2)
+        return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
 BUILTIN: dict[str, Callable[[], nn.Module]] = {"alexnet": AlexNet, "vgg16": VGG16, "resnet18": ResNet18}
 
 

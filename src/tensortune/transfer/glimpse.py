@@ -9,8 +9,14 @@ file. ``GlimpseModels.for_task`` turns them into a first plan (the prior's most 
 vote lets through) and a validity filter for one task; any model-based recipe takes them
 (``create(..., glimpse=...)``, ``tensortune tune --glimpse FILE``).
 
-Only the VTA family has a trainer: CPU targets need measured training data, and the meta-learned
-acquisition function (item 3) is not built, so there is no ``glimpse`` recipe yet.
+``train_acquisition`` meta-learns Glimpse's neural acquisition function (item 3) as MetaBO does: episodes
+of the ``glimpse`` recipe's own loop (prior's first plan, bootstrap-ensemble surrogate, candidates through
+the vote, the network picks each plan) on training (design, layer) pairs, trained with PPO; the reward of
+a step is the best quality found so far (optimum / best cycles), so the return is the area under the
+tuning curve and a policy that reaches good configs sooner earns more. The ``glimpse`` recipe
+(``strategies/glimpse.py``) uses it.
+
+Only the VTA family has a trainer: CPU targets need measured training data for each target of the family.
 """
 
 from __future__ import annotations
@@ -27,6 +33,13 @@ from tensortune.cost_models.validity_vote import ThresholdVote, magnitudes
 from tensortune.hardware.blueprint import Blueprint
 from tensortune.hardware.specs import HardwareSpec, vta_specs
 from tensortune.samplers.glimpse_prior import PriorGenerator
+from tensortune.samplers.neural_acquisition import (
+    BASE_COLUMNS,
+    Decision,
+    NeuralAcquisition,
+    PPOTrainer,
+    acquisition_state,
+)
 from tensortune.space import Config, SearchSpace
 
 FAMILIES = ("vta",)
@@ -92,6 +105,7 @@ class GlimpseModels:
     prior: PriorGenerator
     vote: ThresholdVote
     trained_on: dict[str, Any]
+    acquisition: NeuralAcquisition | None = None
 
     # ------------------------------------------------------------------ storage
     def save(self, path: str) -> None:
@@ -99,7 +113,8 @@ class GlimpseModels:
         doc = {"family": self.family, "blueprint": {"columns": bp.columns, "mean": bp.mean.tolist(),
                                                     "scale": bp.scale.tolist(), "components": bp.components.tolist(),
                                                     "explained": bp.explained.tolist()},
-               "prior": self.prior.to_json(), "vote": self.vote.to_json(), "trained_on": self.trained_on}
+               "prior": self.prior.to_json(), "vote": self.vote.to_json(), "trained_on": self.trained_on,
+               "acquisition": self.acquisition.to_json() if self.acquisition is not None else None}
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "w") as f:
@@ -113,8 +128,9 @@ class GlimpseModels:
         b = d["blueprint"]
         bp = Blueprint(list(b["columns"]), np.array(b["mean"]), np.array(b["scale"]), np.array(b["components"]),
                        np.array(b["explained"]))
+        af = d.get("acquisition")
         return cls(d["family"], bp, PriorGenerator.from_json(d["prior"]), ThresholdVote.from_json(d["vote"]),
-                   dict(d["trained_on"]))
+                   dict(d["trained_on"]), NeuralAcquisition.from_json(af) if af else None)
 
     # ------------------------------------------------------------------ use
     def context(self, workload: Any, target: dict[str, Any]) -> np.ndarray:
@@ -135,8 +151,17 @@ class GlimpseModels:
         def valid(idx: np.ndarray) -> np.ndarray:
             return self.vote.predict(ctx, magnitudes(space, idx))
 
-        rows = self.prior.initial_indices(ctx, space, n, keep=valid)
-        return TaskGlimpse([Config(tuple(int(i) for i in r)) for r in rows], valid)
+        rows = first_plan_rows(self.prior, self.vote, ctx, space, n)
+        return TaskGlimpse([Config(tuple(int(i) for i in r)) for r in rows], valid, self.acquisition,
+                           ctx[: self.blueprint.dim])
+
+
+def first_plan_rows(prior: PriorGenerator, vote: ThresholdVote, ctx: np.ndarray, space: SearchSpace,
+                    n: int) -> np.ndarray:
+    """The prior's ``n`` most probable configs that the vote lets through; if it lets none through (it is
+    wrong about this hardware), the prior's most probable configs."""
+    rows = prior.initial_indices(ctx, space, n, keep=lambda r: vote.predict(ctx, magnitudes(space, r)))
+    return rows if len(rows) else prior.initial_indices(ctx, space, n)
 
 
 @dataclass
@@ -145,14 +170,17 @@ class TaskGlimpse:
 
     first_plan: list[Config]
     valid: Any  # (n, n_knobs) index matrix -> bool mask
+    acquisition: NeuralAcquisition | None = None  # the ``glimpse`` recipe's plan picker
+    blueprint: np.ndarray | None = None  # the target's Blueprint (the acquisition function's state)
 
 
 def train_vta(designs: int = 200, exclude: list[str] | None = None, seed: int = 0, bp_dim: int = 6,
               top: int = 10, vote_configs: int = 2000, command: str = "",
-              chosen: list[HardwareSpec] | None = None) -> GlimpseModels:
+              chosen: list[HardwareSpec] | None = None, af_iterations: int = 30,
+              progress: Any = None) -> GlimpseModels:
     """Glimpse's parts for the VTA family, trained on ``designs`` random designs of the co-design grid
     (never on those named in ``exclude``: held-out hardware), or on ``chosen``, and every ResNet-18 conv
-    layer."""
+    layer: the prior, the vote and (``af_iterations`` PPO iterations; 0: none) the acquisition function."""
     from tensortune.templates.vta_conv2d import DEFAULT_HW_OPTIONS
     from tensortune.workloads.layer_tables import model_tasks
 
@@ -183,5 +211,113 @@ def train_vta(designs: int = 200, exclude: list[str] | None = None, seed: int = 
                                seed=seed, trained_on=trained_on)
     vote = ThresholdVote.fit(knobs, [p.context for p in pairs], [magnitudes(p.space, p.idx[s]) for p, s in zip(pairs, sub, strict=True)],
                              [p.valid[s] for p, s in zip(pairs, sub, strict=True)], trained_on=trained_on)
+    af = None
+    if af_iterations > 0:
+        t1 = time.perf_counter()
+        af, history = train_acquisition(pairs, prior, vote, bp.dim, iterations=af_iterations, seed=seed,
+                                        progress=progress)
+        trained_on["acquisition"] = {"iterations": af_iterations, "algorithm": "PPO (clipped), Monte-Carlo baseline",
+                                     "episode_budgets": list(AF_BUDGETS), "plan": AF_PLAN,
+                                     "candidates": AF_CANDIDATES, "train_s": round(time.perf_counter() - t1, 2),
+                                     "first": history[0], "last": history[-1]}
+        af.trained_on = dict(trained_on)
     trained_on["train_s"] = round(time.perf_counter() - t0, 2)
-    return GlimpseModels("vta", bp, prior, vote, trained_on)
+    return GlimpseModels("vta", bp, prior, vote, trained_on, af)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the meta-learned acquisition function (item 3)
+
+AF_PLAN = 8  # configs per plan, as the ``glimpse`` recipe's default plan size
+AF_CANDIDATES = 128  # candidates per round the network chooses among (the recipe's 16 x plan size)
+AF_BUDGETS = (48, 96, 144)  # the budget T of a training episode is one of these (T is in the state)
+
+
+def af_episode(pair: Pair, prior: PriorGenerator, vote: ThresholdVote, af: NeuralAcquisition, budget: int,
+               rng: np.random.Generator, explore: bool = True, members: int = 5,
+               cache: dict[int, Any] | None = None) -> tuple[list[Decision], np.ndarray]:
+    """One tuning run of the ``glimpse`` recipe's loop on a training pair, the analytical model answering.
+    The candidates are the surrogate's best unvisited configs (the recipe's simulated annealing walks
+    the same surrogate; the training pairs are small enough to score every config), through the vote.
+    Returns the network's decisions with their rewards and the curve of best quality per measurement."""
+    from tensortune.cost_models.ensemble import BootstrapEnsemble
+
+    space, ctx = pair.space, pair.context
+    bp = ctx[: af.n_in - len(BASE_COLUMNS)]  # the context is the Blueprint, then the layer's features
+    cache = {} if cache is None else cache
+    if id(pair) not in cache:  # what does not change between episodes of a pair: the vote, the first plan
+        pos = {tuple(r): i for i, r in enumerate(pair.idx)}
+        cache[id(pair)] = (vote.predict(ctx, magnitudes(space, pair.idx)),
+                           [pos[tuple(r)] for r in first_plan_rows(prior, vote, ctx, space, AF_PLAN)
+                            if tuple(r) in pos], space.encode_indices(pair.idx))
+    voted, first, x_all = cache[id(pair)]
+    y_all = np.where(pair.valid, 1.0 / np.where(pair.valid, pair.cycles, 1.0), 0.0)
+    opt = float(y_all.max())
+    seen = np.zeros(len(pair.idx), dtype=bool)
+    order: list[int] = []
+
+    def measure(rows: list[int]) -> None:
+        for i in rows:
+            if not seen[i] and len(order) < budget:
+                seen[i] = True
+                order.append(i)
+
+    measure(first)
+    if len(order) < AF_PLAN:  # the recipe fills a short first plan with random configs
+        measure(list(rng.permutation(np.flatnonzero(~seen))[: AF_PLAN - len(order)]))
+    model = BootstrapEnsemble(members=members, seed=int(rng.integers(1 << 30)))
+    steps: list[Decision] = []
+    ends: list[int] = []  # measurements made after each decision
+    while len(order) < budget and not seen.all():
+        ys = y_all[order]
+        if ys.max() <= 0:  # nothing valid yet: the recipe plans randomly until something is
+            measure(list(rng.permutation(np.flatnonzero(~seen))[:AF_PLAN]))
+            continue
+        model.fit(x_all[order], ys)
+        free = np.flatnonzero(~seen)
+        mu_free = model.predict(x_all[free])
+        cand = free[np.argsort(-mu_free, kind="stable")[:AF_CANDIDATES]]
+        cand = cand[voted[cand]] if voted[cand].any() else cand
+        mu, sigma = model.predict_mean_std(x_all[cand])
+        states = acquisition_state(mu, sigma, 1.0, len(order), budget, bp)
+        picks, logp = af.choose(states, AF_PLAN, rng if explore else None)
+        before = len(order)
+        measure([int(cand[i]) for i in picks])
+        steps.append(Decision(states, picks, logp))
+        ends.append(len(order))
+        if len(order) == before:
+            break
+    best = np.maximum.accumulate(y_all[order]) / opt
+    for st, end in zip(steps, ends, strict=True):
+        st.reward = float(best[end - 1])
+    return steps, best
+
+
+def train_acquisition(pairs: list[Pair], prior: PriorGenerator, vote: ThresholdVote, blueprint_dim: int, *,
+                      iterations: int = 30, pairs_per_iter: int = 8, episodes_per_pair: int = 2, seed: int = 0,
+                      progress: Any = None) -> tuple[NeuralAcquisition, list[dict[str, float]]]:
+    """PPO on the acquisition network: each iteration runs ``episodes_per_pair`` episodes (one budget drawn
+    from :data:`AF_BUDGETS`) on each of ``pairs_per_iter`` random training pairs, then updates the network
+    (the episodes of one pair form one baseline group). Returns the network and, per iteration, the mean
+    final quality and area under the curve of its episodes."""
+    if not pairs:
+        raise ValueError("the acquisition function needs training pairs")
+    rng = np.random.default_rng(seed)
+    af = NeuralAcquisition.new(blueprint_dim, seed)
+    trainer = PPOTrainer(af)
+    cache: dict[int, Any] = {}
+    history = []
+    for it in range(iterations):
+        groups, finals, aucs = [], [], []
+        for pi in rng.choice(len(pairs), min(pairs_per_iter, len(pairs)), replace=False):
+            budget = int(rng.choice(AF_BUDGETS))
+            runs = [af_episode(pairs[pi], prior, vote, af, budget, rng, cache=cache) for _ in range(episodes_per_pair)]
+            groups.append([steps for steps, _ in runs])
+            finals += [float(c[-1]) for _, c in runs]
+            aucs += [float(c.mean()) for _, c in runs]
+        trainer.update(groups)
+        history.append({"iteration": it, "final_quality": float(np.mean(finals)), "auc": float(np.mean(aucs))})
+        if progress is not None:
+            progress(f"  acquisition iteration {it + 1}/{iterations}: mean final quality {np.mean(finals):.3f}, "
+                     f"area under the curve {np.mean(aucs):.3f}")
+    return af, history

@@ -22,6 +22,7 @@ class Recipe:
     validity: bool = False  # ML2Tuner's validity model V as a filter stage
     needs_hardware_knobs: bool = False  # tunes hardware too: only on co-design spaces
     needs_task: bool = False  # compiles candidates itself (hidden features)
+    needs_glimpse: bool = False  # Glimpse's parts trained offline on other hardware (``glimpse=`` of create)
     default_plan_size: int = 64
     about: str = ""
     explorer_options: dict[str, Any] = field(default_factory=dict)
@@ -62,6 +63,9 @@ _BASE = [
     Recipe("arco-hier", "hierarchical", needs_hardware_knobs=True, default_plan_size=32,
            about="ARCO's hardware agent over designs, per-layer learned schedule choice inside"),
     Recipe("ml2tuner", "ml2tuner", needs_task=True, about="ML2Tuner: V filters, P ranks, A on hidden features picks N"),
+    Recipe("glimpse", "glimpse", explorer="sa", cost_model="xgb-ensemble", needs_glimpse=True, default_plan_size=8,
+           candidates=16, about="Glimpse: Blueprint prior first, XGBoost ensemble, SA, validity vote, meta-learned "
+                                "neural acquisition function picks the plan"),
 ]
 RECIPES: dict[str, Recipe] = {r.name: r for r in _BASE}
 # every model-based recipe with ML2Tuner's validity model V as a filter stage: "chameleon+v"
@@ -83,7 +87,8 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
     """The recipe's strategy. Options: ``plan_size``, ``loss``, ``epsilon``, ``transfer``, ``variant``
     (Chameleon's PPO: "paper" or "code"), ``explorer_options``/``sampler_options``/``candidates`` (merged
     over the recipe's; ablations), ``glimpse`` (a ``transfer.glimpse.TaskGlimpse``: first plan and validity
-    vote) (model-based), ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner);
+    vote) (model-based; ``glimpse`` needs it with an acquisition function, and ``budget``, the run's
+    measurements), ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner);
     options a recipe does not use are ignored."""
     r = recipe(name)
     if r.strategy == "random":
@@ -107,7 +112,15 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
     if r.strategy == "hierarchical":
         from tensortune.strategies.hierarchical import HierarchicalCodesign
 
-        return HierarchicalCodesign(space, seed, plan_size=options.get("plan_size", r.default_plan_size))
+        return HierarchicalCodesign(space, seed, plan_size=options.get("plan_size") or r.default_plan_size)
+    if r.strategy == "glimpse":
+        from tensortune.explorers.registry import make_explorer
+        from tensortune.strategies.glimpse import GlimpseStrategy
+
+        plan = options.get("plan_size") or r.default_plan_size
+        return GlimpseStrategy(space, seed, make_explorer("sa", seed), options.get("glimpse"),
+                               budget=int(options.get("budget") or 0), plan_size=plan,
+                               n_candidates=(r.candidates or 16) * plan)
     return _model_based_strategy(r, space, seed, **options)
 
 
