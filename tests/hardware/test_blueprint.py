@@ -37,6 +37,14 @@ def test_information_loss_falls_to_zero_and_embeddings_match():
 def test_cpu_and_vta_families():
     cpus = cpu_specs()
     assert {s.target["mcpu"] for s in cpus} == {"x86-64-v2", "haswell", "skylake-avx512", "znver4"}
+    # only what this CPU can run is measurable here: an AVX2 CPU (this test's flags) runs two of the ISA levels
+    from tensortune.hardware.specs import cpu_flags, runnable_targets
+
+    avx2 = frozenset({"sse2", "ssse3", "sse4_2", "popcnt", "avx", "avx2", "fma", "bmi2", "movbe"})
+    assert runnable_targets(avx2) == ["x86-64-v2", "haswell"]
+    assert {s.target["mcpu"] for s in cpu_specs(runnable_only=True, flags=avx2)} == {"x86-64-v2", "haswell"}
+    assert runnable_targets(avx2 | {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"})[-1] == "skylake-avx512"
+    assert "sse2" in cpu_flags()  # this machine's flags are read (an x86-64 Linux machine)
     assert all(s.features["l1d_kib"] > 0 for s in cpus)
     v = vta_specs({"BATCH": (1, 2), "BLOCK_IN": (8, 16), "BLOCK_OUT": (16,), "LOG_INP_BUFF_SIZE": (15,),
                    "LOG_WGT_BUFF_SIZE": (18,), "LOG_ACC_BUFF_SIZE": (17,), "LOG_UOP_BUFF_SIZE": (15,),

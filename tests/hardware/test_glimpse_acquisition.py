@@ -175,3 +175,38 @@ def test_cli_glimpse_recipe_and_its_errors(held_out, tmp_path, capsys) -> None:
                  "--out", str(tmp_path / "noaf.json")]) == 0
     assert main([*base, "--tuner", "glimpse", "--trials", "8", "--glimpse", str(tmp_path / "noaf.json")]) == 2
     assert "no acquisition function" in capsys.readouterr().err
+    # beside other tuners in one comparison
+    assert main(["compare", "--target", target, "--layer", "resnet18:6", "--tuners", "autotvm,glimpse", "--trials",
+                 "16", "--seeds", "0", "--no-progress", "--glimpse", path, "--db", db, "--out", str(tmp_path / "cmp")]) == 0
+    (report,) = (tmp_path / "cmp").glob("compare-*.json")
+    assert set(json.loads(report.read_text())["runs"]) == {"autotvm", "glimpse"}
+
+
+def test_an_interrupted_acquisition_training_resumes_to_the_same_network(tmp_path) -> None:
+    """`glimpse-train` checkpoints the acquisition function after every PPO iteration: killed after the
+    second of three, a rerun does only the third and ends with the weights of an uninterrupted run."""
+    from tensortune.hardware.specs import vta_specs
+    from tensortune.templates.vta_conv2d import DEFAULT_HW_OPTIONS
+    from tensortune.transfer.glimpse import train_vta
+
+    family = vta_specs(DEFAULT_HW_OPTIONS)
+    chosen = [family[i] for i in np.random.default_rng(4).choice(len(family), 3, replace=False)]
+    whole = train_vta(chosen=chosen, seed=1, af_iterations=3)
+    ck = str(tmp_path / "af.partial")
+
+    class Killed(Exception):
+        pass
+
+    def kill_at_third(msg: str) -> None:
+        if "iteration 3/3" in msg:
+            raise Killed
+
+    with pytest.raises(Killed):
+        train_vta(chosen=chosen, seed=1, af_iterations=3, checkpoint=ck, progress=kill_at_third)
+    seen: list[str] = []
+    resumed = train_vta(chosen=chosen, seed=1, af_iterations=3, checkpoint=ck, progress=seen.append)
+    assert any("resumed after iteration 2 of 3" in m for m in seen), seen
+    assert sum("acquisition iteration" in m for m in seen) == 1  # only the third ran again
+    states = np.random.default_rng(0).normal(size=(16, whole.acquisition.n_in))
+    assert np.allclose(resumed.acquisition.logits(states), whole.acquisition.logits(states), atol=1e-6)
+    assert resumed.trained_on["acquisition"]["last"] == whole.trained_on["acquisition"]["last"]

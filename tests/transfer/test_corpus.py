@@ -167,12 +167,17 @@ def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes
     assert {"conv2d_nchwc_fused.llvm", "conv2d_nchw.llvm", "dense.llvm"} <= families
     zoo = _zoo_shapes()
     assert len(zoo) > 20
+    heights = []
     for t in corpus.tasks_:
         template, wl_key = t.task_key.split("|", 1)
         task = make_task(workload_from_key(wl_key), template, json.loads(t.target_key), t.name)
         feats = TransferFeatures(task)  # every task rebuilds (TIR ones from the task files it carries)
         assert any(r.ok for r in t.records) and all(r.extra.get("device") == corpus.machine for r in t.records)
         assert tuple(np.round(feats.shape[:10], 6)) not in zoo, t.name
+        if template.startswith("conv2d"):
+            heights.append(2 ** feats.shape[2])
+    # large-spatial convolutions too (VGG-style networks spend their time at 56-224 pixels)
+    assert max(heights) > 191 and sum(h > 95 for h in heights) >= 4, sorted(heights)
 
 
 @pytest.mark.slow

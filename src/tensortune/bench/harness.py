@@ -44,7 +44,7 @@ class BenchConfig:
     table_dir: str | None = None
 
     def __post_init__(self) -> None:
-        from tensortune.tuners.recipes import recipe_names
+        from tensortune.tuners.recipes import recipe, recipe_names
 
         if not self.layers or not self.budgets or not self.seeds:
             raise ValueError("bench needs at least one layer, budget and seed")
@@ -53,6 +53,10 @@ class BenchConfig:
         bad = [r for r in self.recipes if r not in recipe_names()]
         if bad:
             raise ValueError(f"unknown recipes {bad}; known: {', '.join(recipe_names())}")
+        bad = [r for r in self.recipes if recipe(r).needs_glimpse]
+        if bad:
+            raise ValueError(f"{', '.join(bad)}: trained for VTA designs only; the ground-truth tables are CPU "
+                             "layers (`tensortune bench glimpse --tuning` evaluates it on held-out designs)")
         bad = [p for p in self.peers if p not in PEERS]
         if bad:
             raise ValueError(f"unknown peers {bad}; known: {', '.join(PEERS)}")

@@ -117,7 +117,8 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
             rows.append(cells)
     head = ["held out", "recipe", f"without: to {reach:.0%}", "reached", "best", f"with: to {reach:.0%}", "reached",
             "best", "sources", "fewer measurements"]
-    machines = {m.get("cpu_model", m.get("cpu", "?")) for m in doc.get("machines", {}).values()}
+    machines = {f"{m.get('cpu_model', m.get('cpu', '?'))} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
+                for m in doc.get("machines", {}).values()}
     lines = ["# Transfer learning: leave one layer out (ground-truth tables, replay)", "",
              f"Command: `{doc['command']}`", "",
              f"Budget {cfg['trials']} measurements, seeds {cfg['seeds']}; figures are medians over seeds of the "

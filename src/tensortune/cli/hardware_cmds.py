@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from tensortune.cli.common import UserError
@@ -75,10 +76,13 @@ def cmd_glimpse_train(args: argparse.Namespace) -> int:
     try:
         models = train_vta(designs=args.designs, exclude=exclude, seed=args.seed, af_iterations=args.af_iterations,
                            command=" ".join(["tensortune", *sys.argv[1:]]),
-                           progress=None if args.no_progress else (lambda m: print(m, flush=True)))
+                           progress=None if args.no_progress else (lambda m: print(m, flush=True)),
+                           checkpoint=f"{out}.partial")  # an interrupted training continues from here
     except ValueError as e:
         raise UserError(str(e)) from None
     models.save(out)
+    if os.path.exists(f"{out}.partial"):
+        os.remove(f"{out}.partial")
     t = models.trained_on
     print(f"trained Glimpse for {args.family} on {len(t['designs'])} designs x ResNet-18's conv layers "
           f"({t['pairs']} pairs with a valid config, {t['vote_configs']} configs for the vote) in {t['train_s']} s; "

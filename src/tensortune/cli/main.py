@@ -84,7 +84,9 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--memory-limit", type=int, metavar="MB", help="address-space limit of each build and run worker "
                    "(default: half of this machine's memory, at least 2048); a config past it is stored as OUT_OF_MEMORY")
     p.add_argument("--glimpse", metavar="FILE", help="model-based recipes on vta-sim: Glimpse's trained prior gives "
-                   "the first configs and its validity vote filters candidates (tensortune glimpse-train writes FILE)")
+                   "the first configs and its validity vote filters candidates; --tuner glimpse also plans with its "
+                   "acquisition function (tensortune glimpse-train writes FILE; default for --tuner glimpse: "
+                   "~/.cache/tensortune/glimpse/vta.json)")
     p.add_argument("--no-transfer", action="store_true", help="model-based recipes: learn only from this task's "
                    "own measurements (default: also from every other task of the same template in --db)")
     p.add_argument("--corpus", metavar="FILE", help="the pretrained prior's records (default: the corpus shipped in "

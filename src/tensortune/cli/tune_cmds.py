@@ -237,9 +237,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a directory")
+    glimpses = {}
     for name in tuners:
         try:
-            create(name, task.space, seeds[0], task=task, **_recipe_options(args))
+            glimpses[name] = _glimpse(argparse.Namespace(**{**vars(args), "tuner": name}), task, target)
+            create(name, task.space, seeds[0], task=task, glimpse=glimpses[name], **_recipe_options(args))
         except ValueError as e:
             raise UserError(f"{name}: {e}") from None
     con = console()
@@ -251,7 +253,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         storage = open_storage(args.db)
         for seed in seeds:  # seeds outermost: drift of the machine hits every tuner alike
             for name in tuners:
-                strat = create(name, task.space, seed, task=task, **_recipe_options(args))
+                strat = create(name, task.space, seed, task=task, glimpse=glimpses[name], **_recipe_options(args))
                 s = Tuner(task, strat, measurer, storage, budget, tuner_name=_label(name, args), seed=seed,
                           batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait).run()
                 runs[name].append(s)

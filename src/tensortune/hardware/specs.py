@@ -55,11 +55,38 @@ GPU_COLUMNS = ("sms", "fp32_cores", "boost_mhz", "smem_per_sm_kib", "smem_per_bl
 
 # LLVM CPU name: vector bits, vector registers, FMA pipes per core (0: no FMA instructions)
 CPU_TARGETS: dict[str, tuple[int, int, int]] = {
-    "x86-64-v2": (128, 16, 0),  # SSE4.2
+    "x86-64-v2": (128, 16, 0),  # SSE4.2, POPCNT
     "haswell": (256, 16, 2),  # AVX2 + FMA
     "skylake-avx512": (512, 32, 2),  # AVX-512
     "znver4": (512, 32, 2),  # AVX-512 on 256-bit datapaths
 }
+
+
+# the /proc/cpuinfo flags a CPU needs to run each target's code (LLVM emits these instructions freely)
+CPU_TARGET_FLAGS: dict[str, frozenset[str]] = {
+    "x86-64-v2": frozenset({"sse4_2", "popcnt", "ssse3"}),
+    "haswell": frozenset({"avx2", "fma", "bmi2", "movbe"}),
+    "skylake-avx512": frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"}),
+    "znver4": frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_bf16", "avx512vnni"}),
+}
+
+
+def cpu_flags() -> frozenset[str]:
+    """This CPU's instruction-set flags (empty if /proc/cpuinfo cannot be read)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return frozenset(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def runnable_targets(flags: frozenset[str] | None = None) -> list[str]:
+    """The CPU targets whose code this CPU (or one with ``flags``) can run: only these can be measured
+    here (an AVX-512 target's code dies with an illegal instruction on an AVX2 CPU)."""
+    have = cpu_flags() if flags is None else flags
+    return [name for name in CPU_TARGETS if CPU_TARGET_FLAGS[name] <= have]
 
 
 def gpu_specs() -> list[HardwareSpec]:
@@ -92,12 +119,16 @@ def _clock_mhz() -> float:
     return float("nan")
 
 
-def cpu_specs(cores: tuple[int, ...] = (1, 2)) -> list[HardwareSpec]:
-    """Every (ISA level, core count) target on this machine: its own caches and clock, the ISA's vectors."""
+def cpu_specs(cores: tuple[int, ...] = (1, 2), runnable_only: bool = False,
+              flags: frozenset[str] | None = None) -> list[HardwareSpec]:
+    """Every (ISA level, core count) target on this machine: its own caches and clock, the ISA's vectors.
+    ``runnable_only``: only the targets this CPU (or one with ``flags``) can run, i.e. the ones that can be
+    measured here (a Blueprint may still be fitted on all of them: their specs are datasheet facts)."""
     l1, l2, l3, mhz = _cache_kib(1, "Data"), _cache_kib(2), _cache_kib(3), _clock_mhz()
+    ok = set(runnable_targets(flags)) if runnable_only else set(CPU_TARGETS)
     out = []
     for (name, (bits, regs, fma)), n in itertools.product(CPU_TARGETS.items(), cores):
-        if n > (os.cpu_count() or 1):
+        if n > (os.cpu_count() or 1) or name not in ok:
             continue
         lanes = bits // 32
         feats = {"vector_bits": bits, "vector_registers": regs, "fma_pipes": fma, "cores": n, "clock_mhz": mhz,

@@ -177,7 +177,7 @@ class TaskGlimpse:
 def train_vta(designs: int = 200, exclude: list[str] | None = None, seed: int = 0, bp_dim: int = 6,
               top: int = 10, vote_configs: int = 2000, command: str = "",
               chosen: list[HardwareSpec] | None = None, af_iterations: int = 30,
-              progress: Any = None) -> GlimpseModels:
+              progress: Any = None, checkpoint: str | None = None) -> GlimpseModels:
     """Glimpse's parts for the VTA family, trained on ``designs`` random designs of the co-design grid
     (never on those named in ``exclude``: held-out hardware), or on ``chosen``, and every ResNet-18 conv
     layer: the prior, the vote and (``af_iterations`` PPO iterations; 0: none) the acquisition function."""
@@ -215,7 +215,8 @@ def train_vta(designs: int = 200, exclude: list[str] | None = None, seed: int = 
     if af_iterations > 0:
         t1 = time.perf_counter()
         af, history = train_acquisition(pairs, prior, vote, bp.dim, iterations=af_iterations, seed=seed,
-                                        progress=progress)
+                                        progress=progress, checkpoint=checkpoint,
+                                        settings={"designs": trained_on["designs"], "bp_dim": bp.dim, "top": top})
         trained_on["acquisition"] = {"iterations": af_iterations, "algorithm": "PPO (clipped), Monte-Carlo baseline",
                                      "episode_budgets": list(AF_BUDGETS), "plan": AF_PLAN,
                                      "candidates": AF_CANDIDATES, "train_s": round(time.perf_counter() - t1, 2),
@@ -295,19 +296,40 @@ def af_episode(pair: Pair, prior: PriorGenerator, vote: ThresholdVote, af: Neura
 
 def train_acquisition(pairs: list[Pair], prior: PriorGenerator, vote: ThresholdVote, blueprint_dim: int, *,
                       iterations: int = 30, pairs_per_iter: int = 8, episodes_per_pair: int = 2, seed: int = 0,
-                      progress: Any = None) -> tuple[NeuralAcquisition, list[dict[str, float]]]:
+                      progress: Any = None, checkpoint: str | None = None,
+                      settings: dict[str, Any] | None = None) -> tuple[NeuralAcquisition, list[dict[str, float]]]:
     """PPO on the acquisition network: each iteration runs ``episodes_per_pair`` episodes (one budget drawn
     from :data:`AF_BUDGETS`) on each of ``pairs_per_iter`` random training pairs, then updates the network
     (the episodes of one pair form one baseline group). Returns the network and, per iteration, the mean
-    final quality and area under the curve of its episodes."""
+    final quality and area under the curve of its episodes.
+
+    ``checkpoint``: after every iteration the network, the optimiser, the random state and the history are
+    written there (atomically); a later call with the same ``settings`` (what the training data and the
+    run are) continues from it, and its result is the one an uninterrupted run gives. The caller removes
+    the checkpoint once the result is stored."""
+    import torch
+
     if not pairs:
         raise ValueError("the acquisition function needs training pairs")
     rng = np.random.default_rng(seed)
     af = NeuralAcquisition.new(blueprint_dim, seed)
     trainer = PPOTrainer(af)
     cache: dict[int, Any] = {}
-    history = []
-    for it in range(iterations):
+    history: list[dict[str, float]] = []
+    key = json.dumps({**(settings or {}), "iterations": iterations, "pairs_per_iter": pairs_per_iter,
+                      "episodes_per_pair": episodes_per_pair, "seed": seed, "pairs": len(pairs)}, sort_keys=True,
+                     default=str)
+    start = 0
+    if checkpoint and os.path.exists(checkpoint):
+        ck = torch.load(checkpoint, weights_only=False)
+        if ck.get("key") == key:
+            af.module.load_state_dict(ck["net"])
+            trainer.opt.load_state_dict(ck["opt"])
+            rng.bit_generator.state = ck["rng"]
+            history, start = list(ck["history"]), int(ck["done"])
+            if progress is not None:
+                progress(f"  acquisition: resumed after iteration {start} of {iterations} from {checkpoint}")
+    for it in range(start, iterations):
         groups, finals, aucs = [], [], []
         for pi in rng.choice(len(pairs), min(pairs_per_iter, len(pairs)), replace=False):
             budget = int(rng.choice(AF_BUDGETS))
@@ -320,4 +342,10 @@ def train_acquisition(pairs: list[Pair], prior: PriorGenerator, vote: ThresholdV
         if progress is not None:
             progress(f"  acquisition iteration {it + 1}/{iterations}: mean final quality {np.mean(finals):.3f}, "
                      f"area under the curve {np.mean(aucs):.3f}")
+        if checkpoint:
+            tmp = f"{checkpoint}.{os.getpid()}.tmp"
+            torch.save({"key": key, "net": af.module.state_dict(), "opt": trainer.opt.state_dict(),
+                        "rng": rng.bit_generator.state, "history": history, "done": it + 1}, tmp)
+            os.replace(tmp, checkpoint)
+    af.sync()
     return af, history
