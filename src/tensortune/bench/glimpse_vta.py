@@ -158,12 +158,15 @@ def tuning(seeds: list[int], designs: int = 30, train: int = 24, layers: int = 3
                 opt = measurer.measure([MeasureInput(task, Config(tuple(int(i) for i in best)))])[0]
                 opt_gflops = task.flops / opt.cost / 1e9
                 for recipe in recipes:
-                    base, _, extra = recipe.partition("+")
-                    options: dict[str, Any] = {"plan_size": 32}
+                    # "autotvm/8": another plan size; "glimpse/mean": the ablation without the network
+                    rspec, _, extra = recipe.partition("+")
+                    base, _, variant = rspec.partition("/")
+                    options: dict[str, Any] = {"plan_size": int(variant) if variant.isdigit() else 32}
                     if extra == "glimpse":
                         options["glimpse"] = models.for_task(task.space, conv, target, 32)
                     if base == "glimpse":  # the whole of Glimpse: its own plan size, the budget in its state
-                        options = {"plan_size": 8, "budget": trials, "glimpse": models.for_task(task.space, conv, target, 8)}
+                        options = {"plan_size": 8, "budget": trials, "glimpse": models.for_task(task.space, conv, target, 8),
+                                   "acquisition": "mean" if variant == "mean" else "network"}
                     trace, summ, strat = run_recipe(base, task, measurer, seed, trials, layer=name, options=options)
                     n95 = _to_95(trace.gflops, opt_gflops)
                     n99 = _to_95(trace.gflops, opt_gflops / 0.95 * 0.99)

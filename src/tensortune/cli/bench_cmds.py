@@ -201,8 +201,15 @@ def _bench_glimpse_tuning(args: argparse.Namespace, seeds: list[int]) -> int:
     if args.trials < 8 or args.layers < 1 or args.af_iterations < 1:
         raise UserError(f"--trials must be at least 8, --layers and --af-iterations at least 1 (got {args.trials}, "
                         f"{args.layers}, {args.af_iterations})")
+    recipes = tuple(_names(args.recipes))
+    known = {"autotvm", "chameleon", "glimpse"}
+    bad = [r for r in recipes if r.partition("+")[0].partition("/")[0] not in known]
+    if bad or not recipes:
+        raise UserError(f"--recipes: {', '.join(bad) or 'none given'}; known here: autotvm, chameleon, glimpse, "
+                        "RECIPE+glimpse (the prior and vote), RECIPE/N (plan size N), glimpse/mean (the plan by "
+                        "the ensemble's mean instead of the network)")
     res = tuning(seeds, designs=args.designs, train=args.train, layers=args.layers, trials=args.trials,
-                 af_iterations=args.af_iterations, progress=lambda m: print(m, flush=True))
+                 af_iterations=args.af_iterations, recipes=recipes, progress=lambda m: print(m, flush=True))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "tuning.json").write_text(json.dumps(res, indent=1))
@@ -211,9 +218,10 @@ def _bench_glimpse_tuning(args: argparse.Namespace, seeds: list[int]) -> int:
              f"Per seed {args.designs} designs from the co-design grid, {args.train} trained on (prior, vote and "
              f"{args.af_iterations} PPO iterations of the acquisition function), {args.designs - args.train} held "
              f"out; {args.layers} random ResNet-18 layers with a valid config per held-out design; {args.trials} "
-             "measurements per run (analytical model). autotvm and chameleon: plan size 32; autotvm+glimpse: "
-             "autotvm with Glimpse's prior first plan and the vote as a filter stage; glimpse: the whole recipe "
-             "(prior, ensemble surrogate, vote, neural acquisition function; plan size 8). Medians over runs per "
+             "measurements per run (analytical model). autotvm and chameleon: plan size 32 (RECIPE/N: N); "
+             "autotvm+glimpse: autotvm with Glimpse's prior first plan and the vote as a filter stage; glimpse: the "
+             "whole recipe (prior, ensemble surrogate, vote, neural acquisition function; plan size 8); glimpse/mean: "
+             "the same with the plan taken by the ensemble's mean instead of the network. Medians over runs per "
              "seed, then over seeds; an unreached run counts as budget + 1. Wall time: the tuner's own time "
              "to 95% (the analytical model answers in microseconds, so it is search time).\n",
              "| recipe | runs | reached 95% | measurements to 95% | wall to 95% (s) | reached 99% | to 99% "

@@ -318,6 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
     gl.add_argument("--layers", type=int, default=2, help="--tuning: layers per held-out design")
     gl.add_argument("--trials", type=int, default=96, help="--tuning: measurements per run")
     gl.add_argument("--af-iterations", type=int, default=30, help="--tuning: PPO iterations of the acquisition function")
+    gl.add_argument("--recipes", default="autotvm,autotvm+glimpse,chameleon,glimpse",
+                    help="--tuning: recipes; RECIPE/N runs it with plan size N, glimpse/mean plans by the ensemble's "
+                         "mean instead of the network (an ablation)")
     gl.set_defaults(func=cmd_bench_glimpse)
     zz = suites.add_parser("zigzag", help="the VTA model's best cycles per layer against ZigZag's (needs zigzag-dse)")
     zz.add_argument("--out", default="results/vta-zigzag", help="report.md and results.json")

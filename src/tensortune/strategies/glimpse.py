@@ -32,7 +32,10 @@ from tensortune.strategies.rounds import Candidates
 
 class GlimpseStrategy(ModelBasedStrategy):
     def __init__(self, space: SearchSpace, seed: int, explorer: Explorer, glimpse: Any, budget: int,
-                 plan_size: int = 8, n_candidates: int = 128, members: int = 5) -> None:
+                 plan_size: int = 8, n_candidates: int = 128, members: int = 5, acquisition: str = "network") -> None:
+        if acquisition not in ("network", "mean"):
+            raise ValueError(f"acquisition must be 'network' or 'mean' (an ablation: the ensemble's mean), "
+                             f"not {acquisition!r}")
         if glimpse is None or getattr(glimpse, "acquisition", None) is None:
             raise ValueError("the glimpse recipe needs Glimpse models with an acquisition function "
                              "(`tensortune glimpse-train`, then `tune --tuner glimpse`)")
@@ -44,6 +47,7 @@ class GlimpseStrategy(ModelBasedStrategy):
         self.n_candidates = n_candidates  # the acquisition function chooses among these, uncapped
         self.budget = budget
         self.acquisition = glimpse.acquisition
+        self.by_mean = acquisition == "mean"
         self.blueprint = np.asarray(glimpse.blueprint, dtype=np.float64)
 
     def filter(self, cands: Candidates, rnd: Round) -> Candidates:
@@ -58,6 +62,8 @@ class GlimpseStrategy(ModelBasedStrategy):
             return []
         idx = np.array([c.indices for c, _ in cands], dtype=np.int64).reshape(len(cands), len(self.space.knobs))
         mu, sigma = self.model.predict_mean_std(self.encode(idx))
+        if self.by_mean:  # the ablation: the same loop with the plan taken by the ensemble's mean
+            return [cands[i][0] for i in np.argsort(-mu, kind="stable")[: self.plan_size]]
         best = 1.0 if max(self.ys, default=0.0) > 0 else 0.0  # the ensemble's targets: throughput / best measured
         states = acquisition_state(mu, sigma, best, len(self.xs), self.budget, self.blueprint)
         picks, _ = self.acquisition.choose(states, self.plan_size)

@@ -120,7 +120,8 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
         plan = options.get("plan_size") or r.default_plan_size
         return GlimpseStrategy(space, seed, make_explorer("sa", seed), options.get("glimpse"),
                                budget=int(options.get("budget") or 0), plan_size=plan,
-                               n_candidates=(r.candidates or 16) * plan)
+                               n_candidates=(r.candidates or 16) * plan,
+                               acquisition=options.get("acquisition", "network"))
     return _model_based_strategy(r, space, seed, **options)
 
 
