@@ -144,6 +144,10 @@ def test_the_glimpse_recipe_measures_the_prior_first_then_plans_the_acquisition_
         create("glimpse", task.space, 0, glimpse=tg)
     with pytest.raises(ValueError, match="acquisition function"):
         create("glimpse", task.space, 0, budget=64)
+    with pytest.raises(ValueError, match="acquisition must be"):
+        create("glimpse", task.space, 0, glimpse=tg, budget=64, acquisition="ucb")
+    by_mean = create("glimpse", task.space, 0, glimpse=tg, budget=64, acquisition="mean")
+    assert by_mean.by_mean and by_mean.plan_size == 8  # the ablation: same loop, plan by the ensemble's mean
     strat = create("glimpse", task.space, 0, glimpse=tg, budget=64)
     s = Tuner(task, strat, VtaSimMeasurer(), SQLiteStorage(":memory:"), Budget(trials=64), tuner_name="glimpse",
               batch_size=8, remeasure_best=False).run()
@@ -175,6 +179,8 @@ def test_cli_glimpse_recipe_and_its_errors(held_out, tmp_path, capsys) -> None:
                  "--out", str(tmp_path / "noaf.json")]) == 0
     assert main([*base, "--tuner", "glimpse", "--trials", "8", "--glimpse", str(tmp_path / "noaf.json")]) == 2
     assert "no acquisition function" in capsys.readouterr().err
+    assert main(["bench", "glimpse", "--tuning", "--recipes", "autotvm,ucb"]) == 2
+    assert "ucb" in capsys.readouterr().err
     # beside other tuners in one comparison
     assert main(["compare", "--target", target, "--layer", "resnet18:6", "--tuners", "autotvm,glimpse", "--trials",
                  "16", "--seeds", "0", "--no-progress", "--glimpse", path, "--db", db, "--out", str(tmp_path / "cmp")]) == 0
