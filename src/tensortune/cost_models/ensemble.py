@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import xgboost as xgb
 
+from tensortune.cost_models.base import training_arrays
+
 
 class BootstrapEnsemble:
     def __init__(self, members: int = 5, seed: int = 0, num_rounds: int = 60, max_depth: int = 3,
@@ -32,12 +34,7 @@ class BootstrapEnsemble:
         return bool(self._boosters)
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> None:
-        x = np.asarray(x, dtype=np.float32)
-        y = np.asarray(y, dtype=np.float64)
-        if len(x) == 0:
-            raise ValueError("cannot fit a cost model on no data")
-        if len(x) != len(y):
-            raise ValueError(f"{len(x)} feature rows but {len(y)} targets")
+        x, y = training_arrays(x, y)
         top = float(np.max(y))
         y = y / top if top > 0 else y
         rng = np.random.default_rng((self.seed, self._fits))

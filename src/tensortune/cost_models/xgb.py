@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import xgboost as xgb
 
+from tensortune.cost_models.base import training_arrays
+
 
 class XGBoostCostModel:
     def __init__(self, loss: str = "rank", seed: int = 0, num_rounds: int = 150, nthread: int | None = None,
@@ -34,12 +36,7 @@ class XGBoostCostModel:
         return self._booster is not None
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> None:
-        x = np.asarray(x, dtype=np.float32)
-        y = np.asarray(y, dtype=np.float64)
-        if len(x) == 0:
-            raise ValueError("cannot fit a cost model on no data")
-        if len(x) != len(y):
-            raise ValueError(f"{len(x)} feature rows but {len(y)} targets")
+        x, y = training_arrays(x, y)
         top = float(np.max(y)) if len(y) else 0.0
         y = y / top if top > 0 else y
         d = xgb.DMatrix(x, label=y)

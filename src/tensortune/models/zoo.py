@@ -102,6 +102,14 @@ class ResNet18(nn.Module):
         return self.fc(torch.flatten(self.avgpool(x), 1))
 
 
+def _conv_bn_stack(net: nn.Module, classes: int) -> None:
+    """A corpus net's layers from its ``CONVS`` rows: conv (no bias, "same" padding) + batch norm per row,
+    then a dense layer from the last conv's channels to ``classes``."""
+    net.convs = nn.ModuleList(nn.Conv2d(i, o, k, s, k // 2, bias=False) for i, o, k, s, _ in net.CONVS)
+    net.bns = nn.ModuleList(nn.BatchNorm2d(o) for _, o, *_ in net.CONVS)
+    net.fc = nn.Linear(net.CONVS[-1][1], classes)
+
+
 class CorpusNet(nn.Module):
     """The convolutions of the pretrained corpus (``tensortune corpus build``): a 7x7/2 stem on RGB,
     3x3 (stride 1 and 2), 1x1 (stride 1 and 2) and 5x5/2 convolutions with batch norm, ReLU and one
@@ -117,9 +125,7 @@ class CorpusNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.convs = nn.ModuleList(nn.Conv2d(i, o, k, s, k // 2, bias=False) for i, o, k, s, _ in self.CONVS)
-        self.bns = nn.ModuleList(nn.BatchNorm2d(o) for _, o, *_ in self.CONVS)
-        self.fc = nn.Linear(640, 500)
+        _conv_bn_stack(self, 500)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for i, (conv, bn) in enumerate(zip(self.convs, self.bns, strict=True)):
@@ -144,9 +150,7 @@ class CorpusWideNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.convs = nn.ModuleList(nn.Conv2d(i, o, k, s, k // 2, bias=False) for i, o, k, s, _ in self.CONVS)
-        self.bns = nn.ModuleList(nn.BatchNorm2d(o) for _, o, *_ in self.CONVS)
-        self.fc = nn.Linear(384, 100)
+        _conv_bn_stack(self, 100)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for i, (conv, bn) in enumerate(zip(self.convs, self.bns, strict=True)):
