@@ -121,7 +121,17 @@ def build(spec: dict[str, Any], values: dict[str, Any], out_path: str) -> dict[s
 
 
 def prepare(spec: dict[str, Any]) -> bool:
-    """Compute (and cache in this worker) the workload's reference inputs and output."""
+    """Compute (and cache in this worker) the workload's reference inputs and output.
+
+    Also loads TVM and the template here, under the generous preparation timeout: a freshly started
+    runner (the first, or one restarted after a hung kernel) would otherwise spend seconds of the
+    next kernel's run timeout importing them, and a slow machine recorded a correct kernel as
+    RUN_TIMEOUT that way."""
+    import tvm  # noqa: F401
+
+    from tensortune.templates import get_template
+
+    get_template(spec["template"])
     _prepared(spec)
     return True
 
