@@ -50,6 +50,26 @@ def test_plan_probabilities_are_a_distribution_and_greedy_takes_the_highest() ->
         af.logits(states[:, :3])
 
 
+def test_the_untrained_policy_is_greedy_by_mean_and_old_files_are_refused() -> None:
+    """Before any training the network's plan is AutoTVM's (the highest predicted means); sampling in
+    training prefers higher means but is not greedy."""
+    from tensortune.samplers.neural_acquisition import NeuralAcquisition, acquisition_state
+
+    rng = np.random.default_rng(4)
+    af = NeuralAcquisition.new(blueprint_dim=2, seed=3)
+    mu, sigma = rng.random(64), rng.random(64) * 0.2
+    s = acquisition_state(mu, sigma, 1.0, 10, 96, np.array([0.3, -0.7]))
+    assert af.choose(s, 8)[0].tolist() == np.argsort(-mu)[:8].tolist()
+    drawn = [af.choose(s, 8, rng)[0] for _ in range(200)]
+    ranks = np.argsort(np.argsort(-mu))
+    assert np.mean([ranks[d].mean() for d in drawn]) < 16 and any(sorted(d.tolist()) != sorted(np.argsort(-mu)[:8].tolist())
+                                                                  for d in drawn)
+    old = af.to_json()
+    del old["form"]
+    with pytest.raises(ValueError, match="retrain"):
+        NeuralAcquisition.from_json(old)
+
+
 def test_ppo_learns_which_candidate_pays() -> None:
     """A synthetic bandit: of 12 candidates the one with the highest ``mu`` column pays 1, the others 0.
     PPO updates of an untrained network make its greedy pick the paying one far more often."""
@@ -173,8 +193,11 @@ def test_cli_glimpse_recipe_and_its_errors(held_out, tmp_path, capsys) -> None:
     assert "glimpse: 8 first configs from the prior" in out and "24 measurements" in out
     assert main([*base, "--tuner", "glimpse", "--trials", "8", "--glimpse", str(tmp_path / "none.json")]) == 2
     assert "glimpse-train --family vta" in capsys.readouterr().err
-    assert main(["tune", "--layer", "L8", "--tuner", "glimpse", "--trials", "8", "--db", db]) == 2
-    assert "VTA family only" in capsys.readouterr().err
+    assert main(["tune", "--layer", "L8", "--target", "cuda", "--tuner", "glimpse", "--trials", "8", "--db", db]) == 2
+    assert "'cuda' has no trainer" in capsys.readouterr().err
+    assert main(["tune", "--layer", "L8", "--tuner", "glimpse", "--trials", "8", "--db", db,
+                 "--glimpse", str(tmp_path / "none.json")]) == 2
+    assert "glimpse-train --family cpu --tables DIR --measure" in capsys.readouterr().err
     assert main(["glimpse-train", "--family", "vta", "--designs", "3", "--af-iterations", "0", "--no-progress",
                  "--out", str(tmp_path / "noaf.json")]) == 0
     assert main([*base, "--tuner", "glimpse", "--trials", "8", "--glimpse", str(tmp_path / "noaf.json")]) == 2

@@ -228,22 +228,40 @@ def groundtruth_task(layer: str, target: dict[str, Any] | None = None) -> Task:
     return make_task(wl, GT_TEMPLATE, target or default_cpu_target(), name=name)
 
 
+def check_cpu_target(target: dict[str, Any]) -> None:
+    """ValueError unless ``target`` is an LLVM CPU target whose code this CPU can run with its core count."""
+    from tensortune.hardware.specs import CPU_TARGETS, runnable_targets
+
+    if target.get("kind") != "llvm":
+        raise ValueError(f"ground-truth tables are measured on this CPU: the target must be an llvm target, not {target}")
+    mcpu, cores = target.get("mcpu"), int(target.get("num-cores", os.cpu_count() or 1))
+    if mcpu in CPU_TARGETS and mcpu not in runnable_targets():
+        raise ValueError(f"this CPU cannot run {mcpu} code (it lacks that instruction set); "
+                         f"runnable here: {', '.join(runnable_targets())}")
+    if not 1 <= cores <= (os.cpu_count() or 1):
+        raise ValueError(f"num-cores {cores}: this machine has {os.cpu_count()} cores")
+
+
 def measure_table(layer: str, db_path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | None = None,
-                  batch_size: int = 32, progress: bool = True, command: str = "") -> GroundTruth:
+                  batch_size: int = 32, progress: bool = True, command: str = "",
+                  target: dict[str, Any] | None = None) -> GroundTruth:
     """Measure every valid config of ``layer``'s reduced space (resumable through ``db_path``) and
-    write its table. Returns the table."""
+    write its table. ``target``: an LLVM target this CPU can run (an ISA level and a core count: the
+    kernels run on that many threads); default this CPU with all its cores. Returns the table."""
     from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
     from tensortune.storage.sqlite import SQLiteStorage
     from tensortune.tuners.loop import Budget, Tuner
     from tensortune.tuners.recipes import create
 
-    task = groundtruth_task(layer)
+    if target is not None:
+        check_cpu_target(target)
+    task = groundtruth_task(layer, target)
     sp = task.space
     n_valid = sum(sp.is_valid(sp.config(i)) for i in range(sp.size))
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     storage = SQLiteStorage(db_path)
     try:
-        with TvmMeasurer(build_workers=GT_BUILD_WORKERS,
+        with TvmMeasurer(build_workers=GT_BUILD_WORKERS, run_threads=int(task.target.get("num-cores", 1)),
                          timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
             tuner = Tuner(task, create("grid", sp), m, storage, Budget(trials=n_valid), tuner_name="groundtruth",
                           batch_size=batch_size, progress=progress, remeasure_best=False)

@@ -10,6 +10,7 @@ from pathlib import Path
 from tensortune.cli.common import (
     UserError,
     ints,
+    parse_target_arg,
 )
 
 
@@ -43,9 +44,18 @@ def cmd_groundtruth(args: argparse.Namespace) -> int:
     if bad:
         raise UserError(f"--layers: unknown layers {bad}; known: {', '.join(EVAL_LAYERS)}")
     command = _command_line()
+    target = None
+    if args.target:
+        from tensortune.bench.groundtruth import check_cpu_target
+
+        target = parse_target_arg(args.target)
+        try:
+            check_cpu_target(target)
+        except ValueError as e:
+            raise UserError(f"--target: {e}") from None
     for layer in layers:
         gt = measure_table(layer, args.db, args.out, batch_size=args.batch_size, progress=not args.no_progress,
-                           command=command)
+                           command=command, target=target)
         print(f"{layer}: {gt.n} configs, {int(gt.meta['failed'])} failed, optimum {gt.optimum_gflops:.1f} GFLOP/s, "
               f"{gt.meta['session_wall_s']} s")
     return 0
@@ -171,6 +181,10 @@ def cmd_bench_glimpse(args: argparse.Namespace) -> int:
     from tensortune.bench.glimpse_vta import run, summary
 
     seeds = ints(args.seeds, "--seeds")
+    if args.family == "cpu":
+        return _bench_glimpse_cpu(args, seeds)
+    if args.tables:
+        raise UserError("--tables is for --family cpu (VTA designs are evaluated analytically)")
     if not 1 <= args.train < args.designs:
         raise UserError(f"--train must be at least 1 and below --designs ({args.designs}), got {args.train}")
     if args.tuning:
@@ -193,6 +207,74 @@ def cmd_bench_glimpse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _glimpse_recipes(text: str) -> tuple[str, ...]:
+    recipes = tuple(_names(text))
+    known = {"autotvm", "chameleon", "glimpse"}
+    bad = [r for r in recipes if r.partition("+")[0].partition("/")[0] not in known]
+    if bad or not recipes:
+        raise UserError(f"--recipes: {', '.join(bad) or 'none given'}; known here: autotvm, chameleon, glimpse, "
+                        "RECIPE+glimpse (the prior and vote), RECIPE/N (plan size N), glimpse/mean (the plan by "
+                        "the ensemble's mean instead of the network)")
+    return recipes
+
+
+def _bench_glimpse_cpu(args: argparse.Namespace, seeds: list[int]) -> int:
+    """Leave one CPU target out (``bench/glimpse_cpu.py``): initial samples and tuning runs, replayed."""
+    import json
+
+    import numpy as np
+
+    from tensortune.bench.glimpse_cpu import run
+    from tensortune.bench.glimpse_vta import tuning_summary
+    from tensortune.transfer.glimpse import CPU_LAYERS, load_cpu_tables
+
+    if not args.tables:
+        raise UserError("--family cpu replays ground-truth tables of the family's targets: give --tables DIR "
+                        "(made by `tensortune glimpse-train --family cpu --tables DIR --measure`)")
+    if args.trials < 8 or args.af_iterations < 1:
+        raise UserError(f"--trials must be at least 8 and --af-iterations at least 1 (got {args.trials}, "
+                        f"{args.af_iterations})")
+    recipes = _glimpse_recipes(args.recipes)
+    try:
+        tables = load_cpu_tables(args.tables, _names(args.cpu_layers) if args.cpu_layers else CPU_LAYERS)
+        res = run(tables, seeds, trials=args.trials, recipes=recipes, af_iterations=args.af_iterations,
+                  progress=lambda m: print(m, flush=True))
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(res, indent=1))
+    keys = [k for k in res["samples"][0] if k.endswith((" mean", " best"))]
+    lines = ["# Glimpse on a held-out CPU target (leave one target out)\n", f"Command: `{_command_line()}`\n",
+             f"Tables measured on {res['machine']} for the targets {', '.join(res['targets'])}, layers "
+             f"{', '.join(res['layers'])} (every config of the reduced space). Per seed and held-out target, Glimpse "
+             f"(prior, vote, {res['af_iterations']} PPO iterations of the acquisition function) is trained on the "
+             f"other targets' tables only. Seeds {seeds}. Medians over held-out (target, layer) pairs per seed, then "
+             "over seeds.\n", "## Initial samples (the paper's Figure 4)\n",
+             f"Quality = optimum cost / cost of the first {res['n']} configs: their mean and their best. random = "
+             "AutoTVM's and Chameleon's first plan; transfer = the best configs of the same layer on the nearest "
+             "training target (Blueprint distance).\n", "| figure | value |", "|---|---|"]
+    seeds_in = sorted({r["seed"] for r in res["samples"]})
+    for k in keys:
+        per = [float(np.nanmedian([r[k] for r in res["samples"] if r["seed"] == s])) for s in seeds_in]
+        lines.append(f"| {k} | {float(np.median(per)):.3f} |")
+    lines += ["", "## Tuning (replayed from the held-out target's tables)\n",
+              f"{res['trials']} measurements per run; autotvm and chameleon plan 32, glimpse 8; an unreached run counts "
+              "as budget + 1. Wall time = the replayed measurements' original time + the tuner's own.\n",
+              "| recipe | runs | reached 95% | measurements to 95% | wall to 95% (s) | reached 99% | to 99% "
+              "| search steps | invalid share | best / optimum |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {r['recipe']} | {r['runs']} | {r['reached']} | {r['to_95']:.1f} | {r['wall_to_95_s']:.2f} | "
+              f"{r['reached_99']} | {r['to_99']:.1f} | {r['steps']:.1f} | {r['invalid']:.3f} | {r['best']:.3f} |"
+              for r in tuning_summary(res)]
+    train = [c["train_s"] for c in res["costs"]]
+    lines.append(f"\nTraining: {len(train)} trainings, median {np.median(train):.0f} s each "
+                 f"({res['costs'][0]['pairs']} pairs each).")
+    (out / "report.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines[3:]))
+    print(f"report: {out / 'report.md'}")
+    return 0
+
+
 def _bench_glimpse_tuning(args: argparse.Namespace, seeds: list[int]) -> int:
     import json
 
@@ -201,13 +283,7 @@ def _bench_glimpse_tuning(args: argparse.Namespace, seeds: list[int]) -> int:
     if args.trials < 8 or args.layers < 1 or args.af_iterations < 1:
         raise UserError(f"--trials must be at least 8, --layers and --af-iterations at least 1 (got {args.trials}, "
                         f"{args.layers}, {args.af_iterations})")
-    recipes = tuple(_names(args.recipes))
-    known = {"autotvm", "chameleon", "glimpse"}
-    bad = [r for r in recipes if r.partition("+")[0].partition("/")[0] not in known]
-    if bad or not recipes:
-        raise UserError(f"--recipes: {', '.join(bad) or 'none given'}; known here: autotvm, chameleon, glimpse, "
-                        "RECIPE+glimpse (the prior and vote), RECIPE/N (plan size N), glimpse/mean (the plan by "
-                        "the ensemble's mean instead of the network)")
+    recipes = _glimpse_recipes(args.recipes)
     res = tuning(seeds, designs=args.designs, train=args.train, layers=args.layers, trials=args.trials,
                  af_iterations=args.af_iterations, recipes=recipes, progress=lambda m: print(m, flush=True))
     out = Path(args.out)

@@ -190,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--layers", help="comma-separated evaluation layers (default: L1,L2,L7,L8)")
     g.add_argument("--db", default="groundtruth.db", help="records, so an interrupted run resumes")
     g.add_argument("--out", default=None, help="table directory (default: the package's bench/tables)")
+    g.add_argument("--target", help="an LLVM target this CPU can run, e.g. "
+                                    "'{\"kind\": \"llvm\", \"mcpu\": \"haswell\", \"num-cores\": 1}' (default: this CPU, "
+                                    "all cores); Glimpse's CPU family is measured this way")
     g.add_argument("--batch-size", type=int, default=32)
     g.add_argument("--no-progress", action="store_true")
     g.set_defaults(func=cmd_groundtruth)
@@ -199,8 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--family", choices=["gpu", "cpu", "vta"], default="gpu")
     bp.add_argument("--plot", help="PNG of the information-loss curve")
     bp.set_defaults(func=cmd_blueprint)
-    gt = sub.add_parser("glimpse-train", help="train Glimpse's prior generator and validity vote for a hardware "
-                                              "family (VTA designs: analytical, seconds) and store them in one file")
+    gt = sub.add_parser("glimpse-train", help="train Glimpse's prior generator, validity vote and acquisition "
+                                              "function for a hardware family (VTA designs: analytical; CPU targets: "
+                                              "ground-truth tables of this CPU) and store them in one file")
     gt.add_argument("--family", default="vta", choices=["vta", "cpu", "gpu"])
     gt.add_argument("--designs", type=int, default=200, help="designs drawn from the co-design grid to train on")
     gt.add_argument("--exclude", help="comma-separated design names never trained on (held-out hardware)")
@@ -208,6 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
     gt.add_argument("--out", help="where to store them (default ~/.cache/tensortune/glimpse/FAMILY.json)")
     gt.add_argument("--af-iterations", type=int, default=30, help="PPO iterations of the neural acquisition "
                                                                   "function (0: none; the glimpse recipe needs it)")
+    gt.add_argument("--tables", metavar="DIR", help="--family cpu: ground-truth tables, one directory per target "
+                                                   "(DIR/haswell-x2/L7.json.gz, ...)")
+    gt.add_argument("--layers", help="--family cpu: the layers whose tables train it (default L7,L8)")
+    gt.add_argument("--measure", action="store_true", help="--family cpu: first measure every missing table of the "
+                                                           "targets this CPU can run (about 5 min a table; resumable)")
+    gt.add_argument("--db", default="glimpse-tables.db", help="--measure: records, so an interrupted measurement resumes")
     gt.add_argument("--no-progress", action="store_true")
     gt.set_defaults(func=cmd_glimpse_train)
 
@@ -309,6 +319,11 @@ def build_parser() -> argparse.ArgumentParser:
     gl = suites.add_parser("glimpse", help="Glimpse on held-out VTA designs: initial samples of the prior generator "
                                            "against random and transfer, validity voting (analytical model, minutes)")
     gl.add_argument("--seeds", default="0,1,2")
+    gl.add_argument("--family", choices=["vta", "cpu"], default="vta",
+                    help="vta: held-out designs (analytical); cpu: leave one CPU target out over --tables (initial "
+                         "samples and tuning runs, replayed)")
+    gl.add_argument("--tables", metavar="DIR", help="--family cpu: the family's ground-truth tables (DIR/<mcpu>-x<cores>/)")
+    gl.add_argument("--cpu-layers", help="--family cpu: layers (default L7,L8)")
     gl.add_argument("--designs", type=int, default=30, help="designs drawn from the co-design grid per seed")
     gl.add_argument("--train", type=int, default=24, help="of them, the ones trained on (the rest are held out)")
     gl.add_argument("--out", default="results/glimpse-vta", help="report.md and results.json")

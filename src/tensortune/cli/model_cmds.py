@@ -107,8 +107,9 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     from tensortune.tuners.recipes import recipe
 
     if recipe(args.tuner).needs_glimpse:
-        raise UserError(f"--tuner {args.tuner} is trained for the VTA family only; whole models tune on this CPU "
-                        "(use autotvm, chameleon, ...)")
+        raise UserError(f"--tuner {args.tuner} tunes one layer (--layer) on a VTA design or a CPU target of its "
+                        "family; a whole model's tasks include templates it was not trained on (use autotvm, "
+                        "chameleon, ...)")
     if args.trials is None or args.trials < 1:
         raise UserError(f"--trials must be at least 1, got {args.trials}")
     if args.time_limit is not None and args.time_limit <= 0:

@@ -122,18 +122,25 @@ def _glimpse(args: argparse.Namespace, task: Any, target: dict) -> Any:
         return None
     if r.strategy not in ("model-based", "glimpse"):
         raise UserError(f"--glimpse works with model-based recipes; {args.tuner} is not one")
-    if target.get("kind") != "vta-sim":
-        raise UserError(f"Glimpse is trained for the VTA family only (`tensortune glimpse-train --family vta`); "
-                        f"target kind {target.get('kind')!r} has no trainer yet")
-    path = path or default_path("vta")
+    family = {"vta-sim": "vta", "llvm": "cpu"}.get(str(target.get("kind")))
+    if family is None:
+        raise UserError(f"Glimpse is trained for VTA designs (vta-sim) and CPU targets (llvm); target kind "
+                        f"{target.get('kind')!r} has no trainer")
+    path = path or default_path(family)
     if not os.path.exists(path):
-        raise UserError(f"no Glimpse models at {path}; train them with `tensortune glimpse-train --family vta "
-                        f"--out {path}`")
+        how = "--family vta" if family == "vta" else "--family cpu --tables DIR --measure"
+        raise UserError(f"no Glimpse models at {path}; train them with `tensortune glimpse-train {how} --out {path}`")
     models = GlimpseModels.load(path)
+    if models.family != family:
+        raise UserError(f"the Glimpse models at {path} were trained for the {models.family} family, the target is "
+                        f"of the {family} family")
     if r.needs_glimpse and models.acquisition is None:
         raise UserError(f"the Glimpse models at {path} have no acquisition function (trained with --af-iterations 0); "
                         "retrain them for --tuner glimpse")
-    return models.for_task(task.space, task.workload, target, args.plan_size or r.default_plan_size)
+    try:
+        return models.for_task(task.space, task.workload, target, args.plan_size or r.default_plan_size)
+    except ValueError as e:
+        raise UserError(str(e)) from None
 
 
 def _recipe_options(args: argparse.Namespace) -> dict:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 HIDDEN = 32
+POLICY_FORM = "mlp + gain x mu_rank"
 BASE_COLUMNS = ["mu", "sigma", "z_improvement", "mu_rank", "sigma_rank", "step_fraction", "budget_left"]
 
 
@@ -50,11 +51,33 @@ def acquisition_state(mu: np.ndarray, sigma: np.ndarray, best: float, step: int,
     return np.column_stack([*cols, bp]) if n else np.zeros((0, len(BASE_COLUMNS) + len(blueprint)))
 
 
+GREEDY_GAIN = 12.0  # the untrained policy's logit of a candidate: this x its mean's rank among the round's
+
+
 def _net(n_in: int, hidden: int = HIDDEN) -> Any:
+    """The policy network: an MLP plus a learned gain times ``mu_rank`` (a skip connection to greedy-by-mean).
+
+    The MLP's output layer starts at zero, so the untrained policy *is* AutoTVM's acquisition (the
+    highest predicted means are the greedy picks; sampling in training spreads over the top ranks) and
+    PPO learns where to deviate from it. A plain MLP starts uniform over the candidates, and 30 PPO
+    iterations on 24 VTA designs left it worse than greedy-by-mean on held-out ones (stop 27's ablation:
+    50.5 measurements to 95% against 34.0)."""
     import torch
 
-    return torch.nn.Sequential(torch.nn.Linear(n_in, hidden), torch.nn.Tanh(), torch.nn.Linear(hidden, hidden),
-                               torch.nn.Tanh(), torch.nn.Linear(hidden, 1))
+    class Policy(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.mlp = torch.nn.Sequential(torch.nn.Linear(n_in, hidden), torch.nn.Tanh(),
+                                           torch.nn.Linear(hidden, hidden), torch.nn.Tanh(), torch.nn.Linear(hidden, 1))
+            torch.nn.init.zeros_(self.mlp[4].weight)
+            torch.nn.init.zeros_(self.mlp[4].bias)
+            self.gain = torch.nn.Parameter(torch.tensor(GREEDY_GAIN))
+            self.rank_col = BASE_COLUMNS.index("mu_rank")
+
+        def forward(self, x: Any) -> Any:
+            return self.mlp(x) + self.gain * x[..., self.rank_col: self.rank_col + 1]
+
+    return Policy()
 
 
 def plackett_luce_log_prob(logits: Any, chosen: Any) -> Any:
@@ -100,7 +123,7 @@ class NeuralAcquisition:
         if self._module is None:
             self._module = _net(self.n_in, self.hidden)
             if self.state is not None:
-                self._module.load_state_dict({k: torch.tensor(v) for k, v in self.state.items()})
+                self._module.load_state_dict({k: torch.tensor(v, dtype=torch.float32) for k, v in self.state.items()})
         return self._module
 
     def _export(self) -> dict[str, Any]:
@@ -136,13 +159,16 @@ class NeuralAcquisition:
 
     def to_json(self) -> dict[str, Any]:
         return {"n_in": self.n_in, "hidden": self.hidden, "state": self.state, "columns": BASE_COLUMNS,
-                "trained_on": self.trained_on}
+                "form": POLICY_FORM, "trained_on": self.trained_on}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> NeuralAcquisition:
         if list(d.get("columns", [])) != BASE_COLUMNS:
             raise ValueError(f"this acquisition function was trained on state columns {d.get('columns')}, "
                              f"this version builds {BASE_COLUMNS}: retrain it")
+        if d.get("form") != POLICY_FORM:
+            raise ValueError(f"this acquisition function is a {d.get('form') or 'plain MLP'} policy, this version "
+                             f"builds a {POLICY_FORM} one: retrain it (tensortune glimpse-train)")
         return cls(int(d["n_in"]), dict(d["state"]), int(d["hidden"]), dict(d.get("trained_on", {})))
 
 

@@ -16,7 +16,11 @@ a step is the best quality found so far (optimum / best cycles), so the return i
 tuning curve and a policy that reaches good configs sooner earns more. The ``glimpse`` recipe
 (``strategies/glimpse.py``) uses it.
 
-Only the VTA family has a trainer: CPU targets need measured training data for each target of the family.
+``train_cpu`` does the same for the CPU family (``hardware.specs.cpu_specs``: an ISA level and a core
+count per target) from ground-truth tables measured on this machine for each target it can run
+(``tensortune groundtruth --target ... --out DIR/<mcpu>-x<cores>``; ``glimpse-train --family cpu
+--tables DIR --measure`` measures the missing ones, resumably): every config of a layer's reduced
+space, so a training pair's optimum is known as it is for VTA designs.
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ from tensortune.samplers.neural_acquisition import (
 )
 from tensortune.space import Config, SearchSpace
 
-FAMILIES = ("vta",)
+FAMILIES = ("vta", "cpu")
+CPU_LAYERS = ("L7", "L8")  # the CPU family's default layers: the quickest tables to measure (about 5 min each)
 
 
 def default_path(family: str) -> str:
@@ -78,6 +83,60 @@ class Pair:
 def layer_features(conv: Any) -> np.ndarray:
     return np.log2([conv.in_channels, conv.height, conv.out_channels, conv.kernel[0], conv.stride[0],
                     conv.out_hw[0]]).astype(np.float64)
+
+
+def cpu_family() -> list[HardwareSpec]:
+    """Every CPU target of the family (the Blueprint is fitted on all of them, runnable here or not)."""
+    from tensortune.hardware.specs import cpu_specs
+
+    return cpu_specs()
+
+
+def cpu_spec_of(target: dict[str, Any]) -> HardwareSpec:
+    """The family member an LLVM target is (by ``mcpu`` and ``num-cores``); ValueError names the members."""
+    family = cpu_family()
+    cores = int(target.get("num-cores", os.cpu_count() or 1))
+    for s in family:
+        if s.target.get("mcpu") == target.get("mcpu") and int(s.target["num-cores"]) == cores:
+            return s
+    names = ", ".join(f"{s.target['mcpu']} x{s.target['num-cores']}" for s in family)
+    raise ValueError(f"target {json.dumps(target)} is not a member of Glimpse's CPU family ({names}); "
+                     "give --target as one of them, e.g. '{\"kind\": \"llvm\", \"mcpu\": \"haswell\", \"num-cores\": 2}'")
+
+
+def table_dir(root: str, spec: HardwareSpec) -> str:
+    """Where the ground-truth tables of one CPU target live under a family's table directory."""
+    return os.path.join(root, f"{spec.target['mcpu']}-x{spec.target['num-cores']}")
+
+
+def table_pair(spec: HardwareSpec, gt: Any, blueprint: np.ndarray) -> Pair:
+    """A training pair from a ground-truth table: every config of the layer's reduced space measured on
+    ``spec`` (seconds instead of cycles; inf where the measurement failed)."""
+    space = gt.task.space
+    idx = np.array([space.config(int(i)).indices for i in gt.index], dtype=np.int64).reshape(-1, len(space.knobs))
+    return Pair(spec, gt.name, space, idx, np.asarray(gt.cost, dtype=np.float64),
+                np.concatenate([blueprint, layer_features(gt.task.workload)]))
+
+
+def load_cpu_tables(root: str, layers: tuple[str, ...] | list[str] = CPU_LAYERS) -> dict[str, list[Any]]:
+    """The tables under ``root`` per family member name (members without any table are left out); a
+    table measured for another target than its directory says is an error."""
+    from tensortune.bench.groundtruth import load_table, table_path
+
+    out: dict[str, list[Any]] = {}
+    for spec in cpu_family():
+        d = table_dir(root, spec)
+        tabs = []
+        for layer in layers:
+            if table_path(layer, d).exists():
+                gt = load_table(layer, d)
+                t = gt.task.target
+                if t.get("mcpu") != spec.target["mcpu"] or int(t.get("num-cores", 0)) != spec.target["num-cores"]:
+                    raise ValueError(f"{table_path(layer, d)} was measured for {json.dumps(t)}, not {spec.name}")
+                tabs.append(gt)
+        if tabs:
+            out[spec.name] = tabs
+    return out
 
 
 def make_pair(spec: HardwareSpec, layer: str, conv: Any, blueprint: np.ndarray) -> Pair:
@@ -136,6 +195,8 @@ class GlimpseModels:
     def context(self, workload: Any, target: dict[str, Any]) -> np.ndarray:
         from tensortune.templates.vta_conv2d import target_hardware
 
+        if self.family == "cpu" and target.get("kind") == "llvm":
+            return np.concatenate([self.blueprint.embed([cpu_spec_of(target)])[0], layer_features(workload)])
         if self.family != "vta" or target.get("kind") != "vta-sim":
             raise ValueError(f"these Glimpse models were trained for the {self.family} family, not for target "
                              f"kind {target.get('kind')!r}")
@@ -202,11 +263,54 @@ def train_vta(designs: int = 200, exclude: list[str] | None = None, seed: int = 
              for p in [make_pair(s, name, conv, emb[i])] if p.valid.any()]
     if not pairs:
         raise ValueError("no training pair has a valid configuration")
+    trained_on = {"family": "vta", "designs": [s.name for s in chosen], "excluded": sorted(held),
+                  "layers": "resnet18 (all conv layers)"}
+    return _fit("vta", bp, pairs, trained_on, rng, t0, seed=seed, top=top, vote_configs=vote_configs, command=command,
+                af_iterations=af_iterations, progress=progress, checkpoint=checkpoint)
+
+
+def train_cpu(tables: dict[str, list[Any]], exclude: list[str] | None = None, seed: int = 0, bp_dim: int = 3,
+              top: int = 10, vote_configs: int = 2000, command: str = "", af_iterations: int = 30,
+              progress: Any = None, checkpoint: str | None = None) -> GlimpseModels:
+    """Glimpse's parts for the CPU family from ground-truth tables (``load_cpu_tables``): one training
+    pair per (target, layer) table, never of a target named in ``exclude`` (held-out hardware)."""
+    t0 = time.perf_counter()
+    family = cpu_family()
+    by_name = {s.name: s for s in family}
+    held = set(exclude or [])
+    unknown = (held | set(tables)) - set(by_name)
+    if unknown:
+        raise ValueError(f"unknown CPU targets {sorted(unknown)} (the family: {', '.join(by_name)})")
+    chosen = [by_name[n] for n in by_name if n in tables and n not in held]
+    if not chosen:
+        raise ValueError("no training tables: measure some with `tensortune glimpse-train --family cpu --tables DIR "
+                         "--measure` (or `tensortune groundtruth --target ... --out DIR/<mcpu>-x<cores>`)")
+    bp = Blueprint.fit(family, bp_dim)
+    emb = bp.embed(chosen)
+    pairs = [table_pair(s, gt, emb[i]) for i, s in enumerate(chosen) for gt in tables[s.name]]
+    pairs = [p for p in pairs if p.valid.any()]
+    if not pairs:
+        raise ValueError("no training table has a config that ran")
+    names = {tuple(k.name for k in p.space.knobs) for p in pairs}
+    if len(names) > 1:
+        raise ValueError(f"the tables' spaces have different knobs: {sorted(names)}")
+    layers = sorted({p.layer for p in pairs})
+    trained_on = {"family": "cpu", "designs": [s.name for s in chosen], "excluded": sorted(held),
+                  "layers": ",".join(layers), "template": tables[chosen[0].name][0].task.template,
+                  "machine": tables[chosen[0].name][0].device}
+    return _fit("cpu", bp, pairs, trained_on, np.random.default_rng(seed), t0, seed=seed, top=top,
+                vote_configs=vote_configs, command=command, af_iterations=af_iterations, progress=progress,
+                checkpoint=checkpoint)
+
+
+def _fit(family: str, bp: Blueprint, pairs: list[Pair], trained_on: dict[str, Any], rng: np.random.Generator,
+         t0: float, *, seed: int, top: int, vote_configs: int, command: str, af_iterations: int, progress: Any,
+         checkpoint: str | None) -> GlimpseModels:
+    """The prior, the vote and the acquisition function of one family, trained on its pairs."""
     knobs = [k.name for k in pairs[0].space.knobs]
     sub = [rng.choice(len(p.idx), min(len(p.idx), vote_configs), replace=False) for p in pairs]
-    trained_on = {"family": "vta", "designs": [s.name for s in chosen], "excluded": sorted(held),
-                  "layers": "resnet18 (all conv layers)", "pairs": len(pairs), "seed": seed,
-                  "vote_configs": int(sum(len(s) for s in sub)), "best_per_pair": top, "command": command}
+    trained_on = {**trained_on, "pairs": len(pairs), "seed": seed, "vote_configs": int(sum(len(s) for s in sub)),
+                  "best_per_pair": top, "command": command}
     prior = PriorGenerator.fit(knobs, [p.context for p in pairs], [magnitudes(p.space, top_configs(p, top)) for p in pairs],
                                seed=seed, trained_on=trained_on)
     vote = ThresholdVote.fit(knobs, [p.context for p in pairs], [magnitudes(p.space, p.idx[s]) for p, s in zip(pairs, sub, strict=True)],
@@ -216,14 +320,15 @@ def train_vta(designs: int = 200, exclude: list[str] | None = None, seed: int = 
         t1 = time.perf_counter()
         af, history = train_acquisition(pairs, prior, vote, bp.dim, iterations=af_iterations, seed=seed,
                                         progress=progress, checkpoint=checkpoint,
-                                        settings={"designs": trained_on["designs"], "bp_dim": bp.dim, "top": top})
+                                        settings={"family": family, "designs": trained_on["designs"],
+                                                  "layers": trained_on["layers"], "bp_dim": bp.dim, "top": top})
         trained_on["acquisition"] = {"iterations": af_iterations, "algorithm": "PPO (clipped), Monte-Carlo baseline",
                                      "episode_budgets": list(AF_BUDGETS), "plan": AF_PLAN,
                                      "candidates": AF_CANDIDATES, "train_s": round(time.perf_counter() - t1, 2),
                                      "first": history[0], "last": history[-1]}
         af.trained_on = dict(trained_on)
     trained_on["train_s"] = round(time.perf_counter() - t0, 2)
-    return GlimpseModels("vta", bp, prior, vote, trained_on, af)
+    return GlimpseModels(family, bp, prior, vote, trained_on, af)
 
 
 # ---------------------------------------------------------------------------------------------------------
