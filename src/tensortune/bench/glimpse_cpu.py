@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.bench.glimpse_vta import _to_95, _transfer
+from tensortune.bench.glimpse_vta import measurements_to_95, transfer_rows
 from tensortune.cost_models.validity_vote import magnitudes
 from tensortune.hardware.blueprint import Blueprint
 from tensortune.transfer.glimpse import cpu_family, table_pair, train_cpu
@@ -76,7 +76,7 @@ def run(tables: dict[str, list[Any]], seeds: list[int], *, n: int = 100, trials:
                 voted = lambda rows, ctx=ctx, sp=task.space, v=models.vote: v.predict(ctx, magnitudes(sp, rows))  # noqa: E731
                 sampled = {"random": pair.idx[r], "glimpse prior": models.prior.initial_indices(ctx, task.space, n),
                            "glimpse prior+vote": models.prior.initial_indices(ctx, task.space, n, keep=voted),
-                           "transfer": _transfer(src, pair, n) if src is not None else np.zeros((0, len(task.space.knobs)))}
+                           "transfer": transfer_rows(src, pair, n) if src is not None else np.zeros((0, len(task.space.knobs)))}
                 row: dict[str, Any] = {"seed": seed, "design": held, "layer": gt.name, "nearest": near,
                                        "first_plan": len(tg.first_plan)}
                 for name, s in sampled.items():
@@ -98,10 +98,10 @@ def run(tables: dict[str, list[Any]], seeds: list[int], *, n: int = 100, trials:
                     with ReplayMeasurer([gt]) as m:
                         trace, _summ, strat = run_recipe(base, task, m, seed, trials, layer=gt.name, mode="replay",
                                                          options=options)
-                    n95 = _to_95(trace.gflops, opt_gflops)
+                    n95 = measurements_to_95(trace.gflops, opt_gflops)
                     runs.append({"seed": seed, "design": held, "layer": gt.name, "recipe": recipe, "to_95": n95,
                                  "wall_to_95": trace.wall[n95 - 1] if n95 else None,
-                                 "to_99": _to_95(trace.gflops, opt_gflops / 0.95 * 0.99),
+                                 "to_99": measurements_to_95(trace.gflops, opt_gflops / 0.95 * 0.99),
                                  "steps": int(sum(r.steps or 0 for r in getattr(strat, "rounds", []))),
                                  "invalid": float(np.mean(np.asarray(trace.gflops) <= 0)),
                                  "best": float(max(trace.gflops) / opt_gflops)})

@@ -30,7 +30,7 @@ from tensortune.samplers.glimpse_prior import PriorGenerator
 from tensortune.transfer.glimpse import Pair, make_pair, top_configs
 
 
-def _transfer(src: Pair, dst: Pair, n: int) -> np.ndarray:
+def transfer_rows(src: Pair, dst: Pair, n: int) -> np.ndarray:
     """``src``'s best configs mapped onto ``dst``'s space (nearest magnitude per knob), valid ones first."""
     sm, rows = magnitudes(src.space, top_configs(src, n)), []
     tables = [option_magnitudes(k) for k in dst.space.knobs]
@@ -82,7 +82,7 @@ def run(seeds: list[int], designs: int = 30, train: int = 24, n: int = 100, bp_d
                 voted = lambda rows, p=p, vote=vote: vote.predict(p.context, magnitudes(p.space, rows))  # noqa: E731
                 sampled = {"random": p.idx[r], "glimpse prior": prior.initial_indices(p.context, p.space, n),
                            "glimpse prior+vote": prior.initial_indices(p.context, p.space, n, keep=voted),
-                           "transfer": _transfer(pairs[near][li], p, n)}
+                           "transfer": transfer_rows(pairs[near][li], p, n)}
                 row = {"seed": seed, "design": p.design.name, "layer": p.layer, "valid_share": float(p.valid.mean())}
                 for name, s in sampled.items():
                     q = p.quality(s) if len(s) else np.zeros(1)
@@ -111,7 +111,7 @@ def summary(res: dict[str, Any]) -> list[tuple[str, float]]:
     return out
 
 
-def _to_95(curve: list[float], target: float) -> int | None:
+def measurements_to_95(curve: list[float], target: float) -> int | None:
     best = np.maximum.accumulate(np.asarray(curve, dtype=np.float64)) if curve else np.zeros(0)
     hit = np.flatnonzero(best >= 0.95 * target)
     return int(hit[0]) + 1 if len(hit) else None
@@ -168,8 +168,8 @@ def tuning(seeds: list[int], designs: int = 30, train: int = 24, layers: int = 3
                         options = {"plan_size": 8, "budget": trials, "glimpse": models.for_task(task.space, conv, target, 8),
                                    "acquisition": "mean" if variant == "mean" else "network"}
                     trace, summ, strat = run_recipe(base, task, measurer, seed, trials, layer=name, options=options)
-                    n95 = _to_95(trace.gflops, opt_gflops)
-                    n99 = _to_95(trace.gflops, opt_gflops / 0.95 * 0.99)
+                    n95 = measurements_to_95(trace.gflops, opt_gflops)
+                    n99 = measurements_to_95(trace.gflops, opt_gflops / 0.95 * 0.99)
                     runs.append({"seed": seed, "design": spec.name, "layer": name, "recipe": recipe,
                                  "to_95": n95, "wall_to_95": trace.wall[n95 - 1] if n95 else None, "to_99": n99,
                                  "steps": int(sum(r.steps or 0 for r in getattr(strat, "rounds", []))),
