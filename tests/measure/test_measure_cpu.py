@@ -123,3 +123,19 @@ def test_rewritten_weight_layout_does_not_poison_later_configs(monkeypatch) -> N
     bad = tvm_jobs._execute({"main": lambda i, o: o.a.__setitem__(..., 3 * i.a)}, Dev(), spec, {}, {},
                             lambda a, _dev: Tensor(a), None)
     assert bad["error"] == 5  # a wrong kernel is still caught (WRONG_ANSWER)
+
+
+def test_the_local_runner_is_replaced_after_a_number_of_kernels(monkeypatch, cpu_target) -> None:
+    """Whatever a runner process accumulates per kernel is bounded: after RUNNER_RECYCLE_KERNELS kernels
+    the next one runs in a fresh process, and every config still measures correctly."""
+    from tensortune.measure import tvm_measurer
+
+    monkeypatch.setattr(tvm_measurer, "RUNNER_RECYCLE_KERNELS", 2)
+    task = make_task(Dense.make(4, 32, 16), "dense.llvm", cpu_target)
+    cfgs = task.space.sample(5, np.random.default_rng(5))
+    pids = []
+    with TvmMeasurer(build_workers=1, timing=TimingPolicy(repeat=1, min_repeat_ms=1), run_timeout=20) as m:
+        for c in cfgs:
+            assert m.measure([MeasureInput(task, c)])[0].ok
+            pids.append(m._runners.workers[0].pid)
+    assert len(set(pids)) == 3 and pids[0] == pids[1] != pids[2] == pids[3] != pids[4], pids
