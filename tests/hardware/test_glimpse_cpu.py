@@ -145,3 +145,26 @@ def test_cli_glimpse_on_cpu_says_what_is_missing(tmp_path, trained, capsys) -> N
     (tmp_path / "vta.json").write_text(json.dumps(vta))
     assert main([*base, "--target", json.dumps(TARGETS["haswell x2"]), "--glimpse", str(tmp_path / "vta.json")]) == 2
     assert "trained for the vta family" in capsys.readouterr().err
+
+
+def test_leave_one_target_out_benchmark_and_its_cli_errors(tmp_path, capsys) -> None:
+    """bench glimpse --family cpu: every held-out target of every seed gets its initial samples and one run
+    per recipe, each with its measurements to 95% (or None) counted on the held-out table."""
+    from tensortune.bench.glimpse_cpu import run
+    from tensortune.cli.main import main
+
+    tables = {k: v for k, v in family_tables().items() if k != "haswell x2"}
+    res = run(tables, [0], trials=24, recipes=("autotvm", "glimpse"), af_iterations=1)
+    assert {(r["design"], r["layer"]) for r in res["samples"]} == {(k, "L7") for k in tables}
+    assert len(res["runs"]) == 2 * len(tables) and {r["recipe"] for r in res["runs"]} == {"autotvm", "glimpse"}
+    for r in res["samples"]:
+        assert 0 < r["random mean"] <= r["random best"] <= 1 and 0 < r["glimpse prior mean"] <= 1
+    for r in res["runs"]:
+        assert r["to_95"] is None or 1 <= r["to_95"] <= 24
+        assert 0 < r["best"] <= 1 and r["invalid"] == 0
+    with pytest.raises(ValueError, match="at least 3 targets"):
+        run({k: tables[k] for k in list(tables)[:2]}, [0], af_iterations=1)
+    assert main(["bench", "glimpse", "--family", "cpu", "--out", str(tmp_path)]) == 2
+    assert "--tables DIR" in capsys.readouterr().err
+    assert main(["bench", "glimpse", "--tables", str(tmp_path), "--out", str(tmp_path)]) == 2
+    assert "--tables is for --family cpu" in capsys.readouterr().err
