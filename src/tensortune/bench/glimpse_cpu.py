@@ -24,19 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.bench.glimpse_vta import measurements_to_95, transfer_rows
+from tensortune.bench.glimpse_vta import measurements_to_95, recipe_options, transfer_rows
 from tensortune.cost_models.validity_vote import magnitudes
 from tensortune.hardware.blueprint import Blueprint
 from tensortune.transfer.glimpse import cpu_family, table_pair, train_cpu
 
 RECIPES = ("autotvm", "autotvm+glimpse", "chameleon", "glimpse")
-
-
-def parse_recipe(recipe: str) -> tuple[str, str, str]:
-    """``autotvm+glimpse`` -> (autotvm, "", glimpse); ``glimpse/mean`` -> (glimpse, mean, "")."""
-    rspec, _, extra = recipe.partition("+")
-    base, _, variant = rspec.partition("/")
-    return base, variant, extra
 
 
 def run(tables: dict[str, list[Any]], seeds: list[int], *, n: int = 100, trials: int = 96,
@@ -87,14 +80,7 @@ def run(tables: dict[str, list[Any]], seeds: list[int], *, n: int = 100, trials:
                     continue
                 opt_gflops = gt.optimum_gflops
                 for recipe in recipes:
-                    base, variant, extra = parse_recipe(recipe)
-                    options: dict[str, Any] = {"plan_size": int(variant) if variant.isdigit() else 32}
-                    if extra == "glimpse":
-                        options["glimpse"] = models.for_task(task.space, task.workload, task.target, 32)
-                    if base == "glimpse":
-                        options = {"plan_size": 8, "budget": trials,
-                                   "glimpse": models.for_task(task.space, task.workload, task.target, 8),
-                                   "acquisition": "mean" if variant == "mean" else "network"}
+                    base, options = recipe_options(recipe, models, task, task.workload, task.target, trials)
                     with ReplayMeasurer([gt]) as m:
                         trace, _summ, strat = run_recipe(base, task, m, seed, trials, layer=gt.name, mode="replay",
                                                          options=options)

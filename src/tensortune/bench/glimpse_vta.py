@@ -111,6 +111,22 @@ def summary(res: dict[str, Any]) -> list[tuple[str, float]]:
     return out
 
 
+def recipe_options(recipe: str, models: Any, task: Any, workload: Any, target: dict[str, Any],
+                   trials: int) -> tuple[str, dict[str, Any]]:
+    """A benchmark recipe name as (recipe, options): ``autotvm/8`` another plan size (default 32),
+    ``autotvm+glimpse`` with Glimpse's first plan and vote, ``glimpse`` the whole recipe (plan 8, the budget
+    in the network's state), ``glimpse/mean`` the same with the plan by the ensemble's mean."""
+    rspec, _, extra = recipe.partition("+")
+    base, _, variant = rspec.partition("/")
+    options: dict[str, Any] = {"plan_size": int(variant) if variant.isdigit() else 32}
+    if extra == "glimpse":
+        options["glimpse"] = models.for_task(task.space, workload, target, 32)
+    if base == "glimpse":
+        options = {"plan_size": 8, "budget": trials, "glimpse": models.for_task(task.space, workload, target, 8),
+                   "acquisition": "mean" if variant == "mean" else "network"}
+    return base, options
+
+
 def measurements_to_95(curve: list[float], target: float) -> int | None:
     best = np.maximum.accumulate(np.asarray(curve, dtype=np.float64)) if curve else np.zeros(0)
     hit = np.flatnonzero(best >= 0.95 * target)
@@ -158,15 +174,7 @@ def tuning(seeds: list[int], designs: int = 30, train: int = 24, layers: int = 3
                 opt = measurer.measure([MeasureInput(task, Config(tuple(int(i) for i in best)))])[0]
                 opt_gflops = task.flops / opt.cost / 1e9
                 for recipe in recipes:
-                    # "autotvm/8": another plan size; "glimpse/mean": the ablation without the network
-                    rspec, _, extra = recipe.partition("+")
-                    base, _, variant = rspec.partition("/")
-                    options: dict[str, Any] = {"plan_size": int(variant) if variant.isdigit() else 32}
-                    if extra == "glimpse":
-                        options["glimpse"] = models.for_task(task.space, conv, target, 32)
-                    if base == "glimpse":  # the whole of Glimpse: its own plan size, the budget in its state
-                        options = {"plan_size": 8, "budget": trials, "glimpse": models.for_task(task.space, conv, target, 8),
-                                   "acquisition": "mean" if variant == "mean" else "network"}
+                    base, options = recipe_options(recipe, models, task, conv, target, trials)
                     trace, summ, strat = run_recipe(base, task, measurer, seed, trials, layer=name, options=options)
                     n95 = measurements_to_95(trace.gflops, opt_gflops)
                     n99 = measurements_to_95(trace.gflops, opt_gflops / 0.95 * 0.99)
