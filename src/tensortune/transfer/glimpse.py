@@ -121,7 +121,7 @@ def table_pair(spec: HardwareSpec, gt: Any, blueprint: np.ndarray) -> Pair:
 def load_cpu_tables(root: str, layers: tuple[str, ...] | list[str] = CPU_LAYERS) -> dict[str, list[Any]]:
     """The tables under ``root`` per family member name (members without any table are left out); a
     table measured for another target than its directory says is an error."""
-    from tensortune.bench.groundtruth import load_table, table_path
+    from tensortune.storage.tables import GroundTruth, table_path
 
     out: dict[str, list[Any]] = {}
     for spec in cpu_family():
@@ -129,7 +129,7 @@ def load_cpu_tables(root: str, layers: tuple[str, ...] | list[str] = CPU_LAYERS)
         tabs = []
         for layer in layers:
             if table_path(layer, d).exists():
-                gt = load_table(layer, d)
+                gt = GroundTruth.load(table_path(layer, d))
                 t = gt.task.target
                 if t.get("mcpu") != spec.target["mcpu"] or int(t.get("num-cores", 0)) != spec.target["num-cores"]:
                     raise ValueError(f"{table_path(layer, d)} was measured for {json.dumps(t)}, not {spec.name}")

@@ -1,0 +1,177 @@
+"""The ground-truth table format: every config of a reduced space measured once, frozen into a small
+gzipped JSON file (the machine, the date, the timing policy, a fingerprint of the space, and per config
+its index, median cost in seconds or ``inf`` when it failed, error kind, build seconds and run-step wall
+seconds). Measuring a table is ``bench.groundtruth``'s job; this module reads, writes and queries one,
+so that lower layers (``transfer``: Glimpse's CPU family trains on tables) can load them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tensortune.core.values import Task
+from tensortune.space import Config, SearchSpace
+from tensortune.templates import make_task
+
+FORMAT = "tensortune-groundtruth/1"
+GT_BUILD_WORKERS = 2  # parallel builders of a table's measurement (its build seconds are per builder)
+
+
+def space_fingerprint(space: SearchSpace) -> str:
+    """Hash of knob names, options (in order) and constraint names: a table's indices mean the same
+    configs only in a space with the same fingerprint."""
+    desc = [[k.name, [k.to_json(i) for i in range(len(k))]] for k in space.knobs]
+    desc.append(["constraints", [c.name for c in space.constraints]])
+    return hashlib.sha1(json.dumps(desc, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass
+class GroundTruth:
+    """A frozen exhaustive measurement of one task's space."""
+
+    task: Task
+    meta: dict[str, Any]
+    index: np.ndarray  # (n,) config indices in task.space
+    cost: np.ndarray  # (n,) median seconds, inf when the measurement failed
+    error: np.ndarray  # (n,) ErrorKind values
+    build_s: np.ndarray  # (n,) build seconds of that config (one build worker)
+    run_wall_s: np.ndarray  # (n,) wall seconds of its run step
+    _pos: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._pos = {int(i): p for p, i in enumerate(self.index)}
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("layer", self.task.name))
+
+    @property
+    def n(self) -> int:
+        return len(self.index)
+
+    @property
+    def gflops(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.where(np.isfinite(self.cost), self.task.flops / self.cost / 1e9, 0.0)
+
+    @property
+    def optimum_cost(self) -> float:
+        return float(np.min(self.cost))
+
+    @property
+    def optimum_gflops(self) -> float:
+        return self.task.flops / self.optimum_cost / 1e9
+
+    @property
+    def optimum_config(self) -> Config:
+        return self.task.space.config(int(self.index[int(np.argmin(self.cost))]))
+
+    @property
+    def device(self) -> str:
+        """The machine it was measured on, as records name theirs ("AMD EPYC (znver5)")."""
+        m = self.meta.get("machine", {})
+        return f"{m.get('cpu', '?')} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
+
+    def live_task(self) -> Task:
+        """The table's task compiled for this machine, for what a benchmark measures live beside the
+        replay (the table's optimum now, MetaSchedule): a table made on an AVX-512 CPU names that CPU in
+        its target, and its code would not run (illegal instruction) on a CPU without AVX-512."""
+        from tensortune.core.targets import default_cpu_target
+
+        here = default_cpu_target(int(self.task.target.get("num-cores", 1)))
+        if self.task.target.get("kind") != "llvm" or self.task.target.get("mcpu") == here["mcpu"]:
+            return self.task
+        return make_task(self.task.workload, self.task.template, {**self.task.target, "mcpu": here["mcpu"]},
+                         self.task.name)
+
+    def foreign(self) -> str | None:
+        """A loud warning when the table was measured on another CPU than this one (None: same CPU)."""
+        from tensortune.core.targets import device_name
+
+        here = device_name()
+        if self.device == here:
+            return None
+        return (f"WARNING: table {self.name} was measured on {self.device}, this machine is {here}: its replayed "
+                f"costs and optimum are that machine's, so a benchmark that puts them beside live figures compares "
+                f"two machines. Regenerate it here with: tensortune groundtruth --layers {self.name} --out DIR "
+                f"(then --tables DIR)")
+
+    def measure_charge(self, build_workers: int = GT_BUILD_WORKERS) -> np.ndarray:
+        """Seconds one measurement of each config cost on the table's machine: its build (shared by
+        ``build_workers`` parallel builders) plus its run step."""
+        return self.build_s / build_workers + self.run_wall_s
+
+    def position(self, config_index: int) -> int | None:
+        return self._pos.get(int(config_index))
+
+    def configs_within(self, fraction: float = 0.95) -> int:
+        """How many configs reach ``fraction`` of the optimum's GFLOP/s (a difficulty measure)."""
+        return int(np.sum(self.gflops >= fraction * self.optimum_gflops))
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str | os.PathLike[str]) -> None:
+        doc = {"format": FORMAT, "meta": self.meta,
+               "columns": {"index": [int(i) for i in self.index],
+                           "cost": [None if not np.isfinite(c) else float(f"{c:.6e}") for c in self.cost],
+                           "error": [int(e) for e in self.error],
+                           "build_s": [round(float(b), 4) for b in self.build_s],
+                           "run_wall_s": [round(float(r), 4) for r in self.run_wall_s]}}
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        with gzip.open(tmp, "wt", compresslevel=9) as f:
+            json.dump(doc, f, separators=(",", ":"))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GroundTruth:
+        """Read a table; ValueError if it is malformed or its space no longer matches the template."""
+        from tensortune.workloads import workload_from_key
+
+        try:
+            with gzip.open(path, "rt") as f:
+                doc = json.load(f)
+        except (OSError, json.JSONDecodeError, EOFError) as e:
+            raise ValueError(f"{path}: not a ground-truth table ({e})") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ValueError(f"{path}: not a {FORMAT} file")
+        meta = doc["meta"]
+        task = make_task(workload_from_key(meta["workload"]), meta["template"], meta["target"], meta.get("layer", ""))
+        fp = space_fingerprint(task.space)
+        if fp != meta["space_fingerprint"]:
+            raise ValueError(f"{path}: made for a different space of {meta['template']} "
+                             f"(fingerprint {meta['space_fingerprint']}, now {fp}); measure it again")
+        c = doc["columns"]
+        cost = np.array([np.inf if v is None else v for v in c["cost"]], dtype=np.float64)
+        return cls(task, meta, np.array(c["index"], dtype=np.int64), cost, np.array(c["error"], dtype=np.int16),
+                   np.array(c["build_s"], dtype=np.float64), np.array(c["run_wall_s"], dtype=np.float64))
+
+    @classmethod
+    def from_records(cls, task: Task, records: list[Any], meta: dict[str, Any]) -> GroundTruth:
+        """Freeze the trial records of an exhaustive run (one per valid config of the space)."""
+        sp = task.space
+        recs = sorted((r for r in records if r.kind == "trial"), key=lambda r: r.config_index)
+        idx = np.array([r.config_index for r in recs], dtype=np.int64)
+        if len(set(idx.tolist())) != len(idx):
+            raise ValueError("records measure a config twice")
+        valid = [i for i in range(sp.size) if sp.is_valid(sp.config(i))]
+        if idx.tolist() != valid:
+            raise ValueError(f"records cover {len(idx)} configs; the space has {len(valid)} valid ones")
+        meta = {**meta, "space_fingerprint": space_fingerprint(sp), "n_configs": len(idx), "space_size": sp.size,
+                "failed": int(sum(not r.ok for r in recs))}
+        return cls(task, meta, idx, np.array([r.cost for r in recs]), np.array([int(r.error) for r in recs]),
+                   np.array([r.build_seconds for r in recs]),
+                   np.array([float(r.extra.get("run_wall_s", r.run_seconds)) for r in recs]))
+
+
+def table_path(layer: str, directory: str | os.PathLike[str]) -> Path:
+    return Path(directory) / f"{layer.upper()}.json.gz"
