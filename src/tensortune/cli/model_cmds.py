@@ -81,6 +81,11 @@ def render_profile(con: Any, rep: Any) -> None:
     con.print(tab)
     con.print(f"  outside the tasks (VM builtins, allocation): {rep.profile_other_ms:.3f} ms per inference; "
               "could gain: per inference, if the task ran at the in-model rate of the fastest task of its kind")
+    total = sum(p.in_model_us * p.calls for p in rep.profile) / 1e3 + rep.profile_other_ms
+    timed = rep.latency_ms.get("tensortune")
+    if timed:
+        con.print(f"  the profiled inferences (instrumented, in the timing rounds) sum to {total:.2f} ms per inference; "
+                  f"timed without instruments: {timed:.2f} ms")
 
 
 def render_latency(con: Any, rep: Any) -> None:

@@ -56,7 +56,8 @@ class RoundRobin:
 
 
 class GradientAllocator:
-    """Ansor's task scheduler. Every task is first tuned for one round; afterwards the next round goes
+    """Ansor's task scheduler. Every task is first tuned for one round, the heaviest (calls x FLOPs)
+    first; afterwards the next round goes
     to the task whose latency gradient, weighted by its calls per inference, promises the largest
     drop of the model's latency f = sum_i w_i g_i:
 
@@ -107,8 +108,8 @@ class GradientAllocator:
         if not live:
             return None
         fresh = [i for i in live if not tasks[i].history]
-        if fresh:
-            return fresh[0]
+        if fresh:  # the heaviest first (calls x FLOPs): if the budget ends in the first rounds, light tasks miss it
+            return max(fresh, key=lambda i: (tasks[i].weight * tasks[i].flops, -i))
         if self.patience is not None:
             improving = [i for i in live if tasks[i].stale_rounds() < self.patience]
             live = improving or live  # when every task rests, all compete on their observed gains

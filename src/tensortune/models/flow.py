@@ -153,6 +153,10 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r, p = tuned[i], progress[i]
         assert r.task is not None
         n = min(round_size, trials - spent, p.space_size - p.trials)
+        if p.trials == 0:  # a first round: what is left is shared by the tasks still without one, so a small
+            # budget reaches every task (a task without a measurement runs TVM's default lowering, 50x slower)
+            waiting = sum(1 for q in progress if q.trials == 0 and not q.exhausted)
+            n = min(n, max(1, (trials - spent) // max(waiting, 1)))
         prior = TransferPrior.from_storage(storage, r.task, seed, cache, corpus) if transfer else None
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None)
         t0 = time.perf_counter()

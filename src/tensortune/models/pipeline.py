@@ -21,6 +21,7 @@ from tensortune.models.peers import PEERS, prepare_peer, sgemm_gflops, time_inte
 from tensortune.models.plain_tvm import build_plain_tvm, export_schedules
 
 SLOW_FLAG = 1.25  # in-model time over tuned time that marks a task in the profile
+PROFILE = "(per-task profile)"  # the profiler's name among the timed contenders
 BUILDS = ("untuned", "plain-tvm", "metaschedule")
 COMPARE = PEERS + BUILDS
 
@@ -149,7 +150,7 @@ def checked_build(model: ImportedModel, target: dict[str, Any], result: ModelTun
 
 def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResult, *, compare: list[str],
              work_dir: str, storage: Any = None, recipe: str = "autotvm", seed: int = 0, ms_trials: int = 0,
-             ms_per_iter: int = 16, repeat: int = 10, min_repeat_ms: int = 200, profile_runs: int = 5,
+             ms_per_iter: int = 16, repeat: int = 10, min_repeat_ms: int = 200,
              status: Callable[[str], None] = lambda _m: None) -> tuple[ModelReport, BuiltModel]:
     """Build (tuned, checked per kernel; and the builds in ``compare``), check all outputs, profile
     the tuned one, time all back to back. Raises :class:`MismatchError` when a build's output is wrong."""
@@ -207,16 +208,11 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
             if err > 1e-3 * max(scale, 1e-6) + 1e-5:
                 raise MismatchError(f"{name} build does not match PyTorch's output: max abs error {err:.2e} "
                                     f"(output max {scale:.2e})")
-    status("profiling the tuned build per task")
-    kernels = builds["tensortune"].profile(x, runs=profile_runs)
-    rep.profile, other = profile_rows(result, kernels)
-    rep.profile_other_ms = other * 1e3
-    for p in rep.profile:
-        row = next(r for r in result.rows if r.name == p.task)
-        if row.kind == "conv2d" and p.in_model_us > 0:
-            rep.conv_gflops_in_model[p.task] = row.flops / (p.in_model_us * 1e-6) / 1e9
     labels = {"eager": "PyTorch eager", "frozen": "PyTorch frozen", "onnxruntime": "ONNX Runtime"}
     contenders = [b.contender(name, x) for name, b in builds.items() if name != "TVM untuned"]
+    # the per-task profile is one more contender: its instrumented inferences run in the same rounds
+    profiler, collect = builds["tensortune"].profiler(PROFILE, x)
+    contenders.append(profiler)
     try:
         for peer in (c for c in PEERS if c in compare):  # each checked against PyTorch before any is timed
             p = prepare_peer(peer, model, x, ref, threads)
@@ -227,14 +223,21 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
             contenders.append(p.contender)
             if p.max_abs_error is not None:
                 rep.max_abs_error[labels[peer]] = p.max_abs_error
-        status(f"timing {', '.join(c.name for c in contenders)}: {repeat} rounds, one repeat of each per round "
-               "(interleaved)")
+        status(f"timing {', '.join(c.name for c in contenders if c is not profiler)}: {repeat} rounds, one repeat "
+               "of each per round (interleaved), and profiling the tuned build per task in the same rounds")
         timings = time_interleaved(contenders, repeat, min_repeat_ms)
     finally:  # ONNX Runtime's process goes whatever happened
         for c in contenders:
             c.close()
+    timings.pop(PROFILE)
     for name, t in timings.items():
         rep.latency_ms[name], rep.repeats_ms[name] = t.median_ms, t.repeats_ms
+    rep.profile, other = profile_rows(result, collect())
+    rep.profile_other_ms = other * 1e3
+    for p in rep.profile:
+        row = next(r for r in result.rows if r.name == p.task)
+        if row.kind == "conv2d" and p.in_model_us > 0:
+            rep.conv_gflops_in_model[p.task] = row.flops / (p.in_model_us * 1e-6) / 1e9
     if "TVM untuned" in builds:  # seconds a call: timed alone, three short repeats
         t = builds["TVM untuned"].time(x, repeat=3, min_repeat_ms=1)
         rep.latency_ms["TVM untuned"], rep.repeats_ms["TVM untuned"] = t.median_ms, t.repeats_ms
