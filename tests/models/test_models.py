@@ -335,6 +335,7 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     assert tuned_convs and tuned_convs <= set(report["plain_tvm_applied"])
     printed = capsys.readouterr().out
     assert "per task inside the built model" in printed and "Unroll hint" not in printed
+    assert "the profiled inferences (instrumented, in the timing rounds) sum to" in printed  # beside the latency
     assert os.path.getsize(report["log_path"]) > 0  # TVM's own lines went to the run's log
     assert main(["export", "--format", "metaschedule", "--db", str(db), "--out", str(out)]) == 0
     jdb = ms.database.JSONDatabase(str(out / "database_workload.json"), str(out / "database_tuning_record.json"))
