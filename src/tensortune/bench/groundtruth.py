@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tensortune.core.values import Task
-from tensortune.storage.tables import FORMAT, GT_BUILD_WORKERS, GroundTruth, space_fingerprint  # noqa: F401 (re-exported)
+from tensortune.storage.tables import GT_BUILD_WORKERS, GroundTruth
 from tensortune.storage.tables import table_path as _table_path
 from tensortune.templates import make_task
 

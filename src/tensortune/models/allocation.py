@@ -57,9 +57,8 @@ class RoundRobin:
 
 class GradientAllocator:
     """Ansor's task scheduler. Every task is first tuned for one round, the heaviest (calls x FLOPs)
-    first; afterwards the next round goes
-    to the task whose latency gradient, weighted by its calls per inference, promises the largest
-    drop of the model's latency f = sum_i w_i g_i:
+    first; afterwards the next round goes to the task whose latency gradient, weighted by its calls per
+    inference, promises the largest drop of the model's latency f = sum_i w_i g_i:
 
         dg_i/dt ~ alpha * (g_i(t_i) - g_i(t_i - dt)) / dt
                   + (1 - alpha) * min(-g_i(t_i) / t_i, beta * C_i / max_k V_k - g_i(t_i))

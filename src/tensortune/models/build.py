@@ -100,7 +100,6 @@ class KernelTime:
     symbol: str
     calls: float  # per inference
     median_s: float  # per call
-    total_s: float  # per inference (calls x mean)
 
 
 @dataclass
@@ -211,7 +210,7 @@ class BuiltModel:
 
         def collect() -> list[KernelTime]:
             k = max(runs[0], 1)
-            return [KernelTime(s, len(v) / k, float(np.median(v)), float(np.sum(v)) / k) for s, v in times.items()]
+            return [KernelTime(s, len(v) / k, float(np.median(v))) for s, v in times.items()]
 
         return Contender(name, lambda ms: call_with_threads(self.threads, one, ms)), collect
 
