@@ -14,12 +14,12 @@ from tensortune.bench.groundtruth import (
     GroundTruth,
     available_tables,
     load_table,
-    space_fingerprint,
     table_path,
 )
 from tensortune.bench.harness import BenchConfig, run_bench, run_recipe_on_replay
 from tensortune.bench.report import write_report
 from tensortune.cli.main import main
+from tensortune.storage.tables import space_fingerprint
 from tensortune.templates import get_template
 from tensortune.workloads import resolve_layer
 
