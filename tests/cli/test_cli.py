@@ -83,3 +83,13 @@ def test_tune_best_export_import_compare(tmp_path, capsys):
     assert len(pngs) == 1 and pngs[0].stat().st_size > 10_000
     data = json.loads(next(res.glob("*.json")).read_text())
     assert len(data["runs"]["autotvm"]) == 2 and len(data["runs"]["random"][0]["curve"]) == 12
+
+
+def test_reports_record_the_command_from_the_script_and_from_python_m(monkeypatch):
+    from tensortune.cli.bench_cmds import _command_line
+
+    for argv0 in ("/venv/bin/tensortune", "/src/tensortune/cli/main.py"):
+        monkeypatch.setattr("sys.argv", [argv0, "bench", "glimpse", "--recipes", "autotvm,glimpse/mean", "--out", "a b"])
+        assert _command_line() == "tensortune bench glimpse --recipes autotvm,glimpse/mean --out 'a b'"
+    monkeypatch.setattr("sys.argv", ["/usr/bin/pytest", "-q"])
+    assert _command_line() == ""

@@ -239,3 +239,21 @@ def test_an_interrupted_acquisition_training_resumes_to_the_same_network(tmp_pat
     states = np.random.default_rng(0).normal(size=(16, whole.acquisition.n_in))
     assert np.allclose(resumed.acquisition.logits(states), whole.acquisition.logits(states), atol=1e-6)
     assert resumed.trained_on["acquisition"]["last"] == whole.trained_on["acquisition"]["last"]
+
+
+def test_bench_glimpse_tuning_writes_its_table_and_command(tmp_path, monkeypatch) -> None:
+    """A small held-out-design run through the CLI: the report names the command and has one row per recipe."""
+    import json
+
+    from tensortune.cli.main import main
+
+    argv = ["bench", "glimpse", "--tuning", "--seeds", "0", "--designs", "4", "--train", "3", "--layers", "1",
+            "--trials", "8", "--af-iterations", "1", "--recipes", "autotvm,glimpse", "--out", str(tmp_path)]
+    monkeypatch.setattr("sys.argv", ["/venv/bin/tensortune", *argv])
+    assert main(argv) == 0
+    md = (tmp_path / "tuning.md").read_text()
+    assert f"Command: `tensortune {' '.join(argv)}`" in md
+    rows = [line.split(" | ")[0].lstrip("| ") for line in md.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows == ["recipe", "autotvm", "glimpse"]
+    runs = json.loads((tmp_path / "tuning.json").read_text())
+    assert {r["recipe"] for r in runs["runs"]} == {"autotvm", "glimpse"}

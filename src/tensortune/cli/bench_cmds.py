@@ -4,6 +4,7 @@ beside live peers; with a suite name: ``vta-arco``, ``ml2tuner``, ``zigzag``).""
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -15,8 +16,24 @@ from tensortune.cli.common import (
 
 
 def _command_line() -> str:
-    """This invocation as a shell command, recorded in tables and reports ("" when not run as the CLI)."""
-    return "tensortune " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("tensortune") else ""
+    """This invocation as a shell command, recorded in tables and reports: ``tensortune ...`` from the
+    console script or from ``python -m tensortune.cli.main`` ("" when not run as the CLI)."""
+    argv0 = sys.argv[0].replace("\\", "/") if sys.argv else ""
+    if argv0.endswith(("tensortune", "tensortune/cli/main.py")):
+        return "tensortune " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    return ""
+
+
+_TUNING_HEADER = ["| recipe | runs | reached 95% | measurements to 95% | wall to 95% (s) | reached 99% | to 99% "
+                  "| search steps | invalid share | best / optimum |", "|---|---|---|---|---|---|---|---|---|---|"]
+
+
+def _tuning_table(rows: list[dict]) -> list[str]:
+    """The Glimpse tuning summary (``bench.glimpse_vta.tuning_summary``) as markdown lines, both families."""
+    return _TUNING_HEADER + [
+        f"| {r['recipe']} | {r['runs']} | {r['reached']} | {r['to_95']:.1f} | {r['wall_to_95_s']:.2f} | "
+        f"{r['reached_99']} | {r['to_99']:.1f} | {r['steps']:.1f} | {r['invalid']:.3f} | {r['best']:.3f} |"
+        for r in rows]
 
 
 def warn_foreign_tables(names: list[str], table_dir: str | None = None) -> int:
@@ -260,12 +277,8 @@ def _bench_glimpse_cpu(args: argparse.Namespace, seeds: list[int]) -> int:
         lines.append(f"| {k} | {float(np.median(per)):.3f} |")
     lines += ["", "## Tuning (replayed from the held-out target's tables)\n",
               f"{res['trials']} measurements per run; autotvm and chameleon plan 32, glimpse 8; an unreached run counts "
-              "as budget + 1. Wall time = the replayed measurements' original time + the tuner's own.\n",
-              "| recipe | runs | reached 95% | measurements to 95% | wall to 95% (s) | reached 99% | to 99% "
-              "| search steps | invalid share | best / optimum |", "|---|---|---|---|---|---|---|---|---|---|"]
-    lines += [f"| {r['recipe']} | {r['runs']} | {r['reached']} | {r['to_95']:.1f} | {r['wall_to_95_s']:.2f} | "
-              f"{r['reached_99']} | {r['to_99']:.1f} | {r['steps']:.1f} | {r['invalid']:.3f} | {r['best']:.3f} |"
-              for r in tuning_summary(res)]
+              "as budget + 1. Wall time = the replayed measurements' original time + the tuner's own.\n"]
+    lines += _tuning_table(tuning_summary(res))
     train = [c["train_s"] for c in res["costs"]]
     lines.append(f"\nTraining: {len(train)} trainings, median {np.median(train):.0f} s each "
                  f"({res['costs'][0]['pairs']} pairs each).")
@@ -299,12 +312,8 @@ def _bench_glimpse_tuning(args: argparse.Namespace, seeds: list[int]) -> int:
              "whole recipe (prior, ensemble surrogate, vote, neural acquisition function; plan size 8); glimpse/mean: "
              "the same with the plan taken by the ensemble's mean instead of the network. Medians over runs per "
              "seed, then over seeds; an unreached run counts as budget + 1. Wall time: the tuner's own time "
-             "to 95% (the analytical model answers in microseconds, so it is search time).\n",
-             "| recipe | runs | reached 95% | measurements to 95% | wall to 95% (s) | reached 99% | to 99% "
-             "| search steps | invalid share | best / optimum |", "|---|---|---|---|---|---|---|---|---|---|"]
-    lines += [f"| {r['recipe']} | {r['runs']} | {r['reached']} | {r['to_95']:.1f} | {r['wall_to_95_s']:.2f} | "
-              f"{r['reached_99']} | {r['to_99']:.1f} | {r['steps']:.1f} | {r['invalid']:.3f} | {r['best']:.3f} |"
-              for r in rows]
+             "to 95% (the analytical model answers in microseconds, so it is search time).\n"]
+    lines += _tuning_table(rows)
     (out / "tuning.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines[3:]))
     print(f"report: {out / 'tuning.md'}")
