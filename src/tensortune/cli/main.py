@@ -148,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("profile", help="a stored whole-model run: per task, time inside the built model vs tuned")
     _add_model_args(pr)
     pr.add_argument("--compare", default="", help="also time these (as tune --model --compare)")
+    pr.add_argument("--out", help="also write the report as JSON (the format of tune --model --out)")
     pr.set_defaults(func=cmd_profile)
 
     bl = sub.add_parser("build", help="write a stored whole-model run as a library for the TVM runtime")

@@ -186,6 +186,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     check_tuner([args.tuner])
     if not os.path.exists(args.db):
         raise UserError(f"no database {args.db}")
+    check_out_file(args.out)
     model, target = _load(args)
     storage = open_storage(args.db)  # a kernel that fails its in-model check is stored as WRONG_ANSWER
     res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space)
@@ -200,6 +201,10 @@ def cmd_profile(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
     render_profile(con, rep)
     render_latency(con, rep)
+    if args.out:  # the same report as `tune --model --out` writes
+        with open(args.out, "w") as f:
+            json.dump(rep.to_json(), f, indent=1)
+        con.print(f"report written to {args.out}")
     return 0
 
 
