@@ -100,6 +100,13 @@ def render_latency(con: Any, rep: Any) -> None:
         con.print(f"  machine sgemm (PyTorch 2048^3, {rep.threads} threads): {rep.sgemm_gflops:.0f} GFLOP/s")
 
 
+def _write_report(rep: Any, out: str) -> None:
+    """A whole-model report as JSON, the one format ``tune --model`` and ``profile`` write."""
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(rep.to_json(), f, indent=1)
+
+
 def cmd_tune_model(args: argparse.Namespace) -> int:
     """Whole model: import, extract tasks, share the budget, then the pipeline (build, check, profile, time)."""
     from tensortune.models.flow import tune_model
@@ -170,9 +177,7 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     render_profile(con, rep)
     render_latency(con, rep)
     out = args.out or os.path.join(work, "report.json")
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    with open(out, "w") as f:
-        json.dump(rep.to_json(), f, indent=1)
+    _write_report(rep, out)
     con.print(f"report written to {out}; records in {args.db}; "
               f"`tensortune build --model {args.model} --db {args.db} --out {model.name}.so` writes the library")
     return 0
@@ -201,9 +206,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
     render_profile(con, rep)
     render_latency(con, rep)
-    if args.out:  # the same report as `tune --model --out` writes
-        with open(args.out, "w") as f:
-            json.dump(rep.to_json(), f, indent=1)
+    if args.out:
+        _write_report(rep, args.out)
         con.print(f"report written to {args.out}")
     return 0
 
