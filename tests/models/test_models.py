@@ -560,9 +560,9 @@ def test_gradient_allocator_does_not_starve_tasks_behind_a_stuck_one() -> None:
 
 @pytest.mark.slow
 def test_every_heavy_cnn_operator_is_tuned_and_checked(task_env) -> None:
-    """Coverage: conv2d (1x1, 3x3, 7x7, strided) by our template; depthwise and grouped conv2d, dense and
-    pooling by MetaSchedule's space; the report says how each task was tuned, and every tuned kernel
-    passed its per-kernel check against TVM's default lowering."""
+    """Coverage: conv2d (1x1, 3x3, 7x7, strided) and max pooling by our templates; depthwise and grouped
+    conv2d, dense and global average pooling (a mean) by MetaSchedule's space; the report says how each task was tuned,
+    and every tuned kernel passed its per-kernel check against TVM's default lowering."""
     from tensortune.cli.main import main
 
     src = task_env / "cover.py"
@@ -577,8 +577,12 @@ def test_every_heavy_cnn_operator_is_tuned_and_checked(task_env) -> None:
         how.setdefault(t["kind"], set()).add(t["tuned_by"])
     # every conv runs blocked (--layout auto is the default): the 3-channel stem reads NCHW3c
     assert how["conv2d"] == {"tensortune template (blocked)"}
-    for kind in ("depthwise_conv2d", "group_conv2d", "dense", "pool"):
+    for kind in ("depthwise_conv2d", "group_conv2d", "dense"):
         assert how[kind] == {"MetaSchedule space"}, (kind, how)
+    pools = {t["name"]: t["tuned_by"] for t in report["tasks"] if t["kind"] == "pool"}
+    assert list(pools.values()) == ["tensortune template"] and "max_pool" in next(iter(pools)), pools
+    # the global average pool lowers to a mean (a reduction), which MetaSchedule's space tunes
+    assert {t["tuned_by"] for t in report["tasks"] if t["kind"] == "reduction"} == {"MetaSchedule space"}
     heavy = [t for t in report["tasks"] if t["kind"] not in ("elementwise",)]
     assert all(t["tuned_by"] != "TVM default" for t in heavy)
     assert all(t["trials"] > 0 for t in heavy)  # the allocator gave every heavy task measurements
@@ -757,3 +761,93 @@ def test_a_transferred_task_gets_half_a_first_round(task_env) -> None:
         spent[transfer] = [b - a for a, b in zip([0, *rounds[:-1]], rounds, strict=True)]
     assert spent[False][:2] == [8, 8]  # without transfer: a full first round each (40 is 10 per task)
     assert spent[True][:2] == [8, 4] and sum(spent[True]) == 40  # half a round, then the rest goes on
+
+
+def test_layout_transforms_are_tuned_by_the_copy_template_and_every_config_is_exact(task_env) -> None:
+    """The model's input transform into the blocked layout (NCHW to NCHW3c) is a task of ``copy.llvm``:
+    loops in the output's order, a parallel and an inner-loop knob; every config writes exactly what
+    TVM's default lowering writes, and a config with a parallel knob compiles to a parallel loop."""
+    import itertools
+
+    import tvm
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import COPY, plan_tasks
+    from tensortune.models.importer import load_model
+    from tensortune.models.layout import apply_layout
+    from tensortune.templates import get_template
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    target = default_cpu_target()
+    model = apply_layout(load_model(f"{src}:Tiny"), "NCHW8c", target)
+    _, _, rows = plan_tasks(model, target)
+    copies = [r for r in rows if r.template == COPY]
+    stem_in = [r for r in copies if r.task.workload.arg_specs[0][0] == (1, 3, 16, 16)]
+    assert len(stem_in) == 1, [(r.name, r.how) for r in rows]
+    row = stem_in[0]
+    assert row.how == "tensortune template (data movement)" and row.kind == "elementwise"
+    wl, tmpl = row.task.workload, get_template(COPY)
+    sp = tmpl.space(wl)
+    knobs = {k.name: k.options for k in sp.knobs}
+    assert 0 in knobs["parallel"] and max(knobs["parallel"]) > 0 and "unroll" in knobs["inner"]
+    shapes = [s for s, _ in wl.arg_specs]
+    x = np.random.default_rng(0).standard_normal(shapes[0]).astype("float32")
+    tgt = tvm.target.Target(target)
+
+    def run(mod: object) -> np.ndarray:
+        lib = tvm.compile(mod, target=tgt)
+        out = tvm.runtime.tensor(np.zeros(shapes[-1], "float32"))
+        lib["main"](tvm.runtime.tensor(x), out)
+        return out.numpy()
+
+    ref = run(wl.mod)
+    assert np.array_equal(ref.reshape(shapes[-1]), np.moveaxis(x, 1, -1).reshape(shapes[-1]))  # NCHW3c
+    for vals in itertools.product(*knobs.values()):
+        v = dict(zip(knobs, vals, strict=True))
+        mod = tmpl.instantiate(wl, v)
+        assert np.array_equal(run(mod), ref), v
+        assert ("T.parallel" in mod.script()) == (v["parallel"] > 0), v
+
+
+@pytest.mark.parametrize("layout", ["NCHW8c", "NCHW"])
+def test_max_pool_template_covers_blocked_and_plain_pools_and_every_config_is_exact(task_env, layout) -> None:
+    """``max_pool.llvm`` takes the model's max pool (3x3/2, padded) in the blocked and the plain layout;
+    every config of its space computes exactly what TVM's default lowering computes, in a parallel loop."""
+    import itertools
+
+    import tvm
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import POOL, plan_tasks
+    from tensortune.models.importer import load_model
+    from tensortune.models.layout import apply_layout
+    from tensortune.templates import get_template
+
+    src = task_env / "cover.py"
+    src.write_text(COVER)
+    target = default_cpu_target()
+    model = apply_layout(load_model(f"{src}:Cover"), layout, target)
+    _, _, rows = plan_tasks(model, target)
+    pools = [r for r in rows if r.template == POOL]
+    assert [r.kind for r in pools] == ["pool"] and "max_pool" in pools[0].name, [(r.name, r.how) for r in rows]
+    wl, tmpl = pools[0].task.workload, get_template(POOL)
+    shapes = [s for s, _ in wl.arg_specs]
+    assert len(shapes[0]) == (5 if layout != "NCHW" else 4)
+    x = np.random.default_rng(0).standard_normal(shapes[0]).astype("float32")
+    tgt = tvm.target.Target(target)
+
+    def run(mod: object) -> np.ndarray:
+        lib = tvm.compile(mod, target=tgt)
+        out = tvm.runtime.tensor(np.zeros(shapes[-1], "float32"))
+        lib["main"](tvm.runtime.tensor(x), out)
+        return out.numpy()
+
+    ref = run(wl.mod)
+    knobs = {k.name: k.options for k in tmpl.space(wl).knobs}
+    assert len(list(itertools.product(*knobs.values()))) > 4
+    for vals in itertools.product(*knobs.values()):
+        v = dict(zip(knobs, vals, strict=True))
+        mod = tmpl.instantiate(wl, v)
+        assert np.array_equal(run(mod), ref), v
+        assert "T.parallel" in mod.script() and "pad_temp" not in mod.script(), v  # padding inline

@@ -21,6 +21,8 @@ CONV_SPACES = {"reduced": "conv2d_nchw_fused.llvm-small", "full": OURS}  # --con
 BLOCKED = "conv2d_nchwc_fused.llvm"
 BLOCKED_SPACES = {"reduced": "conv2d_nchwc_fused.llvm-small", "full": BLOCKED}
 MS_SPACE = "ms-space.llvm"
+COPY = "copy.llvm"  # layout transforms and other single-block data movement
+POOL = "max_pool.llvm"
 
 
 @dataclass
@@ -78,11 +80,12 @@ def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool
         save_task(t, task_dir())
         wl = TirWorkload(t.key)
         row = TaskRow(t.name, t.kind, t.weight, t.flops, "TVM default", None, None)
-        ours = [n for n in (CONV_SPACES[conv_space], OURS, BLOCKED_SPACES[conv_space], BLOCKED)
+        ours = [n for n in (CONV_SPACES[conv_space], OURS, BLOCKED_SPACES[conv_space], BLOCKED, COPY, POOL)
                 if use_templates and get_template(n).supports(wl)]
         if ours:
             row.template = ours[0]
             row.how = ("tensortune template" + (" (blocked)" if ours[0].startswith("conv2d_nchwc") else "")
+                       + (" (data movement)" if ours[0] == COPY else "")
                        + (" (reduced space)" if ours[0].endswith("-small") else ""))
         else:
             space = get_template(MS_SPACE).space_for(wl, target)

@@ -20,6 +20,8 @@ _TEMPLATES: dict[str, str] = {
     "conv2d_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaConv2dCodesign",
     "model_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaModelCodesign",
     "ms-space.llvm": "tensortune.templates.tir_schedules:MsSpace",
+    "copy.llvm": "tensortune.templates.cpu_injective:CpuInjective",
+    "max_pool.llvm": "tensortune.templates.cpu_pool:CpuMaxPool",
     "conv2d_nchw_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2d",
     "conv2d_nchw_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dReduced",
     "conv2d_nchwc_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2dBlocked",
