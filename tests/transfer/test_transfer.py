@@ -111,3 +111,46 @@ def test_bench_transfer_reads_tables_from_a_directory(tmp_path, capsys):
     assert doc["config"]["tables"] == str(d)
     assert {(r["layer"], r["transfer"]) for r in doc["runs"]} == {(a, b) for a in ("L7", "L8") for b in (False, True)}
     assert all(len(r["curve"]) == 6 for r in doc["runs"])
+
+
+@pytest.mark.slow
+def test_bench_transfer_compares_knob_and_schedule_features_and_caches_them(tmp_path):
+    """`bench transfer --features knobs,schedule`: a transferred run per feature set (the schedule one's
+    cost model sees MetaSchedule's PerStoreFeature of each config's program), the features cached per
+    table, the report with a row per feature set; a rerun resumes without running anything."""
+    import json
+
+    from tensortune.bench.groundtruth import load_table
+    from tensortune.cli.main import main
+    from tensortune.features.hidden import HiddenFeatures
+    from tensortune.transfer.schedule_features import WIDTH, ScheduleFeatures
+
+    out = tmp_path / "r"
+    args = ["bench", "transfer", "--layers", "L7,L8", "--recipes", "autotvm", "--seeds", "0", "--trials", "8",
+            "--features", "knobs,schedule", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    doc = json.loads((out / "results.json").read_text())
+    got = {(r["layer"], r["transfer"], r.get("features")) for r in doc["runs"]}
+    assert got == {(a, t, f) for a in ("L7", "L8") for t, f in ((False, None), (True, "knobs"), (True, "schedule"))}
+    report = (out / "report.md").read_text()
+    assert "| L8 | autotvm | schedule |" in report and "| L8 | autotvm | knobs |" in report
+    caches = sorted((out / "schedule-features").glob("*.npz"))
+    assert len(caches) == 2
+    mtimes = [c.stat().st_mtime for c in caches]
+    assert main(args) == 0  # resumes: nothing runs again, nothing is recomputed
+    assert len(json.loads((out / "results.json").read_text())["runs"]) == 6
+    assert [c.stat().st_mtime for c in caches] == mtimes
+    # the cached rows are the program's PerStoreFeature (sum, max, store count) after the shape columns
+    gt = load_table("L8")
+    feats = ScheduleFeatures(gt.task, str(out / "schedule-features"))
+    idx = np.array([int(i) for i in gt.index[:3]])
+    x = feats.encode_flat(idx)
+    assert x.shape == (3, len(feats.shape) + WIDTH)
+    ref = HiddenFeatures(gt.task)([gt.task.space.config(int(i)) for i in idx])
+    np.testing.assert_allclose(x[:, len(feats.shape):len(feats.shape) + ref.shape[1]], ref)
+    rows = np.array([gt.task.space.config(int(i)).indices for i in idx])
+    np.testing.assert_array_equal(feats.encode_indices(rows), x)
+    with pytest.raises(ValueError, match="--features takes"):
+        from tensortune.bench.transfer import TransferConfig
+
+        TransferConfig(layers=["L7", "L8"], features=["perstore"])

@@ -49,6 +49,9 @@ class ResultsFile:
     def find(self, section: str, **match: Any) -> dict[str, Any] | None:
         return next((x for x in self.doc[section] if all(x.get(k) == v for k, v in match.items())), None)
 
+    def find_all(self, section: str, **match: Any) -> list[dict[str, Any]]:
+        return [x for x in self.doc[section] if all(x.get(k) == v for k, v in match.items())]
+
     def add(self, section: str, item: dict[str, Any]) -> None:
         self.doc[section].append(item)
         self.save()

@@ -24,6 +24,8 @@ from tensortune.bench.report import table, write_markdown
 from tensortune.bench.results import ResultsFile
 from tensortune.core.stats import median, trials_to_reach
 
+FEATURES = ("knobs", "schedule")
+
 
 @dataclass
 class TransferConfig:
@@ -33,6 +35,9 @@ class TransferConfig:
     trials: int = 200
     reach: float = 0.95
     tables: str | None = None  # a table directory; None: the package's tables
+    # what the cost model of a "with" run sees: the knob features ("knobs", transfer/features.py) and/or
+    # MetaSchedule's PerStoreFeature of each config's program ("schedule", transfer/schedule_features.py)
+    features: list[str] = field(default_factory=lambda: ["knobs"])
 
     def __post_init__(self) -> None:
         from tensortune.bench.groundtruth import available_tables
@@ -46,18 +51,23 @@ class TransferConfig:
         for r in self.recipes:
             if recipe(r).strategy != "model-based":
                 raise ValueError(f"{r} is not a model-based recipe (transfer shapes a cost model)")
+        bad = [f for f in self.features if f not in FEATURES]
+        if bad or not self.features:
+            raise ValueError(f"--features takes {', '.join(FEATURES)}; not {', '.join(bad) or 'nothing'}")
         if self.trials < 1 or not self.seeds or not 0 < self.reach <= 1:
             raise ValueError("transfer needs a positive budget, a seed, and 0 < reach <= 1")
 
 
-def run_one(held: Any, sources: list[Any], recipe: str, seed: int, trials: int, transfer: bool) -> dict[str, Any]:
-    """One replayed run on table ``held``: its best-so-far curve (GFLOP/s) and wall time."""
+def run_one(held: Any, sources: list[Any], recipe: str, seed: int, trials: int, transfer: bool,
+            schedule_cache: str | None = None) -> dict[str, Any]:
+    """One replayed run on table ``held``: its best-so-far curve (GFLOP/s) and wall time. With
+    ``schedule_cache`` (a directory for the features), the cost model learns on PerStoreFeature."""
     from tensortune.measure.replay import ReplayMeasurer
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer import TransferPrior
     from tensortune.tuners import Budget, Tuner, create
 
-    prior = TransferPrior.from_tables(held.task, sources, seed) if transfer else None
+    prior = TransferPrior.from_tables(held.task, sources, seed, schedule_cache=schedule_cache) if transfer else None
     t0 = time.perf_counter()
     strat = create(recipe, held.task.space, seed, transfer=prior or None)
     with tempfile.TemporaryDirectory(prefix="tensortune-transfer-") as d:
@@ -77,13 +87,17 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
         for held in cfg.layers:
             others = [tables[x] for x in cfg.layers if x != held]
             for recipe in cfg.recipes:
-                for transfer in (False, True):
-                    if res.find("runs", layer=held, recipe=recipe, seed=seed, transfer=transfer):
+                for transfer, feats in [(False, None)] + [(True, f) for f in cfg.features]:
+                    if any(_features(x) == feats
+                           for x in res.find_all("runs", layer=held, recipe=recipe, seed=seed, transfer=transfer)):
                         continue
-                    r = run_one(tables[held], others, recipe, seed, cfg.trials, transfer)
-                    res.add("runs", {"layer": held, "recipe": recipe, "seed": seed, "transfer": transfer, **r})
+                    cache = str(out / "schedule-features") if feats == "schedule" else None
+                    r = run_one(tables[held], others, recipe, seed, cfg.trials, transfer, schedule_cache=cache)
+                    res.add("runs", {"layer": held, "recipe": recipe, "seed": seed, "transfer": transfer,
+                                     **({"features": feats} if transfer else {}), **r})
                     if progress:
-                        print(f"  {held} {recipe:10s} seed {seed} {'with' if transfer else 'without'} transfer: "
+                        print(f"  {held} {recipe:10s} seed {seed} "
+                              f"{f'with transfer ({feats})' if transfer else 'without transfer'}: "
                               f"best {r['curve'][-1]:.1f} GFLOP/s", flush=True)
     res.doc["optimum"] = {name: float(gt.task.flops / np.min(gt.cost[np.isfinite(gt.cost)]) / 1e9)
                           for name, gt in tables.items()}
@@ -92,17 +106,24 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
     return res.doc
 
 
+def _features(run: dict[str, Any]) -> str | None:
+    """The features a run's cost model learned on (None without transfer; results from before the
+    option were knob features)."""
+    return run.get("features", "knobs") if run["transfer"] else None
+
+
 def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     reach = cfg["reach"]
     rows = []
     for layer in cfg["layers"]:
         opt = doc["optimum"][layer]
-        for recipe in cfg["recipes"]:
-            cells = [layer, recipe]
+        for recipe, feats in ((r, f) for r in cfg["recipes"] for f in cfg.get("features", ["knobs"])):
+            cells = [layer, recipe, feats]
             fig = {}
             for transfer in (False, True):
-                runs = [r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe and r["transfer"] == transfer]
+                runs = [r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
+                        and _features(r) == (feats if transfer else None)]
                 hits = [trials_to_reach(r["curve"], reach * opt) for r in runs]
                 fig[transfer] = median([h if h is not None else float("inf") for h in hits])
                 reached = sum(h is not None for h in hits)
@@ -115,8 +136,8 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
             ratio = fig[False] / fig[True] if np.isfinite(fig[False]) and np.isfinite(fig[True]) and fig[True] else None
             cells.append(f"{ratio:.1f}x" if ratio else "-")
             rows.append(cells)
-    head = ["held out", "recipe", f"without: to {reach:.0%}", "reached", "best", f"with: to {reach:.0%}", "reached",
-            "best", "sources", "fewer measurements"]
+    head = ["held out", "recipe", "features (with)", f"without: to {reach:.0%}", "reached", "best",
+            f"with: to {reach:.0%}", "reached", "best", "sources", "fewer measurements"]
     machines = {f"{m.get('cpu_model', m.get('cpu', '?'))} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
                 for m in doc.get("machines", {}).values()}
     lines = ["# Transfer learning: leave one layer out (ground-truth tables, replay)", "",
@@ -125,7 +146,9 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
              f"measurements needed to reach {reach:.0%} of the held-out table's optimum (a run that never does counts "
              "as infinite), and of the best found at the budget as a share of the optimum. 'With': the cost model "
              "also learns from the other layers' tables (a source weighs by its shape similarity; a source below "
-             "0.01 is left out) and the first configs are their best ones mapped onto the layer's space. Replay "
+             "0.01 is left out) and the first configs are their best ones mapped onto the layer's space; the cost "
+             "model sees the knob features ('knobs') or MetaSchedule's PerStoreFeature of each config's program "
+             "('schedule'). Replay "
              f"answers from the tables (measured on: {', '.join(sorted(map(str, machines)))}).", "",
              table(head, rows), ""]
     return write_markdown(out, lines)

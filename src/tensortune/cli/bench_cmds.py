@@ -146,7 +146,7 @@ def cmd_bench_transfer(args: argparse.Namespace) -> int:
 
     try:
         cfg = TransferConfig(layers=_names(args.layers), recipes=_names(args.recipes), seeds=ints(args.seeds, "--seeds"),
-                             trials=args.trials, tables=args.tables)
+                             trials=args.trials, tables=args.tables, features=_names(args.features))
     except ValueError as e:
         raise UserError(str(e)) from None
     warn_foreign_tables(cfg.layers, cfg.tables)

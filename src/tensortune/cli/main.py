@@ -304,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     tf.add_argument("--out", default="results/transfer", help="report.md and results.json (rerun resumes)")
     tf.add_argument("--tables", default=None, help="table directory, e.g. tables of this CPU made with "
                                                    "`tensortune groundtruth --out DIR` (default: the package's)")
+    tf.add_argument("--features", default="knobs", help="what the cost model of a transferred run sees: knobs "
+                    "(knob features relative to the shape), schedule (MetaSchedule's PerStoreFeature of each config's "
+                    "program, cached under OUT/schedule-features), or both, comma-separated")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     ch = suites.add_parser("chameleon", help="Chameleon: candidate-set size and walk length against plan quality, "

@@ -49,9 +49,13 @@ class Source:
 
 
 class TransferPrior:
-    def __init__(self, task: Task, sources: list[Source]) -> None:
+    """``model_features``: what the cost model sees (the sources' ``x`` are in it); by default the knob
+    features, which also map the sources' best configs onto this task's space (``initial_configs``)."""
+
+    def __init__(self, task: Task, sources: list[Source], model_features: Any = None) -> None:
         self.task = task
         self.features = TransferFeatures(task)
+        self.model_features = model_features if model_features is not None else self.features
         sims = [float(np.exp(-np.sum((s.shape - self.features.shape) ** 2) / SIMILARITY_SCALE))
                 * (FOREIGN_WEIGHT if s.foreign else 1.0) * s.prior_weight for s in sources]
         keep = [i for i, v in enumerate(sims) if v >= MIN_SIMILARITY]
@@ -165,8 +169,13 @@ class TransferPrior:
         return signature, None
 
     @classmethod
-    def from_tables(cls, task: Task, tables: Iterable[Any], seed: int = 0) -> TransferPrior:
-        """Ground-truth tables (``bench/groundtruth.py``) of other layers as the sources."""
+    def from_tables(cls, task: Task, tables: Iterable[Any], seed: int = 0,
+                    schedule_cache: str | None = None) -> TransferPrior:
+        """Ground-truth tables (``bench/groundtruth.py``) of other layers as the sources. With
+        ``schedule_cache`` (a directory), the cost model learns on MetaSchedule's ``PerStoreFeature``
+        of each config's program (``transfer.schedule_features``) instead of the knob features."""
+        from tensortune.transfer.schedule_features import ScheduleFeatures
+
         own = TransferFeatures(task)
         rng = np.random.default_rng(seed)
         sources = []
@@ -178,9 +187,10 @@ class TransferPrior:
                 continue
             y = np.where(np.isfinite(gt.cost) & (gt.cost > 0), gt.task.flops / np.where(gt.cost > 0, gt.cost, 1.0), 0.0)
             pick = rng.permutation(len(y))[:MAX_ROWS_PER_SOURCE]
-            x = feats.encode_indices(np.array([gt.task.space.config(int(i)).indices for i in gt.index[pick]]))
+            model_feats = ScheduleFeatures(gt.task, schedule_cache) if schedule_cache else feats
+            x = model_feats.encode_indices(np.array([gt.task.space.config(int(i)).indices for i in gt.index[pick]]))
             sources.append(Source(gt.task.name or gt.task.key, feats.shape, x, y[pick], foreign=gt.foreign() is not None))
-        return cls(task, sources)
+        return cls(task, sources, ScheduleFeatures(task, schedule_cache) if schedule_cache else None)
 
     # ------------------------------------------------------------------ using
     def cost_model(self, base: Any, plan_size: int) -> PriorCostModel:
