@@ -851,3 +851,28 @@ def test_max_pool_template_covers_blocked_and_plain_pools_and_every_config_is_ex
         mod = tmpl.instantiate(wl, v)
         assert np.array_equal(run(mod), ref), v
         assert "T.parallel" in mod.script() and "pad_temp" not in mod.script(), v  # padding inline
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/stat") or not hasattr(os, "sched_setaffinity"),
+                    reason="reads /proc/stat and pins a process (Linux)")
+def test_a_core_busy_with_other_work_is_seen_and_named() -> None:
+    """Before timing a model, the cores are checked: a process spinning on core 0 is reported with its
+    share, and the warning says what it does to TVM's timings; an idle core is not reported."""
+    import subprocess
+    import sys
+
+    from tensortune.core.load import busy_cores, describe_busy
+
+    hog = subprocess.Popen([sys.executable, "-c", "import os\nos.sched_setaffinity(0, {0})\nwhile True: pass"])
+    try:
+        import time
+
+        time.sleep(0.3)
+        busy = busy_cores(0.5)
+    finally:
+        hog.kill()
+        hog.wait()
+    assert 0 in busy and busy[0] > 0.8, busy
+    line = describe_busy(busy)
+    assert line.startswith("WARNING") and "core 0" in line and "tensortune profile" in line
+    assert describe_busy({}) == ""

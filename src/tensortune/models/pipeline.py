@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.load import busy_cores, describe_busy
 from tensortune.core.logs import native_log
 from tensortune.core.threads import target_cores
 from tensortune.models.build import BuiltModel, KernelTime, build_model, max_error, to_database
@@ -112,6 +113,7 @@ class ModelReport:
     # --compare plain-tvm: the tuned functions TVM's standard pipeline applied from our export
     plain_tvm_applied: list[str] = field(default_factory=list)
     log_path: str | None = None
+    busy_cores: dict[int, float] = field(default_factory=dict)  # cores other work used just before timing
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -229,6 +231,9 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
             contenders.append(p.contender)
             if p.max_abs_error is not None:
                 rep.max_abs_error[labels[peer]] = p.max_abs_error
+        rep.busy_cores = busy_cores()
+        if rep.busy_cores:
+            status(describe_busy(rep.busy_cores))
         status(f"timing {', '.join(c.name for c in contenders if c is not profiler)}: {repeat} rounds, one repeat "
                "of each per round (interleaved), and profiling the tuned build per task in the same rounds")
         timings = time_interleaved(contenders, repeat, min_repeat_ms)
