@@ -763,13 +763,21 @@ def test_a_transferred_task_gets_half_a_first_round(task_env) -> None:
     assert spent[True][:2] == [8, 4] and sum(spent[True]) == 40  # half a round, then the rest goes on
 
 
+
+def _run_one_input(mod: object, target: dict, x: np.ndarray, out_shape: tuple[int, ...]) -> np.ndarray:
+    """Compile a one-input function for the target and return its output on ``x``."""
+    import tvm
+
+    lib = tvm.compile(mod, target=tvm.target.Target(target))
+    out = tvm.runtime.tensor(np.zeros(out_shape, "float32"))
+    lib["main"](tvm.runtime.tensor(x), out)
+    return out.numpy()
+
 def test_layout_transforms_are_tuned_by_the_copy_template_and_every_config_is_exact(task_env) -> None:
     """The model's input transform into the blocked layout (NCHW to NCHW3c) is a task of ``copy.llvm``:
     loops in the output's order, a parallel and an inner-loop knob; every config writes exactly what
     TVM's default lowering writes, and a config with a parallel knob compiles to a parallel loop."""
     import itertools
-
-    import tvm
 
     from tensortune.core.targets import default_cpu_target
     from tensortune.models.flow import COPY, plan_tasks
@@ -793,13 +801,9 @@ def test_layout_transforms_are_tuned_by_the_copy_template_and_every_config_is_ex
     assert 0 in knobs["parallel"] and max(knobs["parallel"]) > 0 and "unroll" in knobs["inner"]
     shapes = [s for s, _ in wl.arg_specs]
     x = np.random.default_rng(0).standard_normal(shapes[0]).astype("float32")
-    tgt = tvm.target.Target(target)
 
     def run(mod: object) -> np.ndarray:
-        lib = tvm.compile(mod, target=tgt)
-        out = tvm.runtime.tensor(np.zeros(shapes[-1], "float32"))
-        lib["main"](tvm.runtime.tensor(x), out)
-        return out.numpy()
+        return _run_one_input(mod, target, x, shapes[-1])
 
     ref = run(wl.mod)
     assert np.array_equal(ref.reshape(shapes[-1]), np.moveaxis(x, 1, -1).reshape(shapes[-1]))  # NCHW3c
@@ -815,8 +819,6 @@ def test_max_pool_template_covers_blocked_and_plain_pools_and_every_config_is_ex
     """``max_pool.llvm`` takes the model's max pool (3x3/2, padded) in the blocked and the plain layout;
     every config of its space computes exactly what TVM's default lowering computes, in a parallel loop."""
     import itertools
-
-    import tvm
 
     from tensortune.core.targets import default_cpu_target
     from tensortune.models.flow import POOL, plan_tasks
@@ -835,13 +837,9 @@ def test_max_pool_template_covers_blocked_and_plain_pools_and_every_config_is_ex
     shapes = [s for s, _ in wl.arg_specs]
     assert len(shapes[0]) == (5 if layout != "NCHW" else 4)
     x = np.random.default_rng(0).standard_normal(shapes[0]).astype("float32")
-    tgt = tvm.target.Target(target)
 
     def run(mod: object) -> np.ndarray:
-        lib = tvm.compile(mod, target=tgt)
-        out = tvm.runtime.tensor(np.zeros(shapes[-1], "float32"))
-        lib["main"](tvm.runtime.tensor(x), out)
-        return out.numpy()
+        return _run_one_input(mod, target, x, shapes[-1])
 
     ref = run(wl.mod)
     knobs = {k.name: k.options for k in tmpl.space(wl).knobs}

@@ -47,7 +47,7 @@ class ResultsFile:
         self.save()
 
     def find(self, section: str, **match: Any) -> dict[str, Any] | None:
-        return next((x for x in self.doc[section] if all(x.get(k) == v for k, v in match.items())), None)
+        return next(iter(self.find_all(section, **match)), None)
 
     def find_all(self, section: str, **match: Any) -> list[dict[str, Any]]:
         return [x for x in self.doc[section] if all(x.get(k) == v for k, v in match.items())]

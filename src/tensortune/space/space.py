@@ -93,6 +93,11 @@ class SearchSpace:
             mul *= int(r)
         return idx
 
+    def flat_indices(self, idx: np.ndarray) -> np.ndarray:
+        """:meth:`index_of` of many configs at once, given as option-index rows (n, knobs)."""
+        mul = np.concatenate([[1], np.cumprod(self.radices)[:-1]]).astype(np.int64)
+        return np.asarray(idx, dtype=np.int64).reshape(-1, len(self.radices)) @ mul
+
     def config(self, index: int) -> Config:
         if not 0 <= index < self.size:
             raise IndexError(f"config index {index} outside space of size {self.size}")

@@ -22,7 +22,6 @@ from tensortune.templates.base import InstantiationError
 from tensortune.templates.tir_schedules import TirTemplate, postprocess
 from tensortune.workloads.tir import TirWorkload
 
-INNER = ("none", "unroll", "vectorize")
 MAX_UNROLL = 16  # an innermost loop longer than this is not unrolled
 MAX_LANES = 64  # nor vectorised
 
@@ -74,17 +73,19 @@ class CpuInjective(TirTemplate):
         return (isinstance(wl, TirWorkload) and wl.kind == "elementwise"
                 and _single_spatial_block(wl.mod["main"]) is not None and self.space(wl).size > 1)
 
-    def _extents(self, wl: TirWorkload) -> list[int]:
+    @staticmethod
+    def _output_loops(wl: TirWorkload) -> tuple[Any, list[Any]]:
+        """The function's schedule and its block's loops in the output's order (``output_order``)."""
         got = _single_spatial_block(wl.mod["main"])
         if got is None:
             raise InstantiationError(f"{wl.describe()} is not a single spatial block")
         sch, block = got
-        order = output_order(sch, block)
         loops = sch.get_loops(block)
-        return [int(sch.get(loops[i]).extent) for i in order]  # type: ignore[index]
+        return sch, [loops[i] for i in output_order(sch, block)]  # type: ignore[index]
 
     def space(self, wl: TirWorkload) -> SearchSpace:
-        ext = self._extents(wl)
+        sch, ordered = self._output_loops(wl)
+        ext = [int(sch.get(loop).extent) for loop in ordered]
         # fusing k leading loops; a loop of extent 1 adds nothing to the one before it (same config)
         par = [0] + [k for k in range(1, len(ext)) if ext[k - 1] > 1][:3]
         inner = ext[-1]
@@ -93,13 +94,7 @@ class CpuInjective(TirTemplate):
         return SearchSpace([OptionKnob("parallel", par), OptionKnob("inner", opts)], [])
 
     def schedule(self, wl: TirWorkload, v: dict[str, Any]) -> Any:
-        got = _single_spatial_block(wl.mod["main"])
-        if got is None:
-            raise InstantiationError(f"{wl.describe()} is not a single spatial block")
-        sch, block = got
-        order = output_order(sch, block)
-        loops = sch.get_loops(block)
-        ordered = [loops[i] for i in order]  # type: ignore[index]
+        sch, ordered = self._output_loops(wl)
         sch.reorder(*ordered)
         n_par = int(v["parallel"])
         if v["inner"] == "vectorize":

@@ -27,10 +27,10 @@ TILES = (1, 2, 4, 7, 8)
 MAX_WINDOW_UNROLL = 64  # a window of more elements is looped, not unrolled
 
 
-def _pool_loops(wl: TirWorkload) -> tuple[list[int], list[int]] | None:
-    """(spatial extents, window extents) of the max pool a function computes: a ``pool_max`` block,
-    at most a ``pad_temp`` block beside it, 4 (NCHW) or 5 (NCHW[x]c) output loops and a 2-d window;
-    None if the function is not one."""
+def _pool_loops(wl: TirWorkload) -> tuple[list[int], list[int], bool] | None:
+    """(spatial extents, window extents, whether it pads) of the max pool a function computes: a
+    ``pool_max`` block, at most a ``pad_temp`` block beside it, 4 (NCHW) or 5 (NCHW[x]c) output loops and
+    a 2-d window; None if the function is not one."""
     from tvm import s_tir
 
     func = wl.mod["main"]
@@ -47,7 +47,7 @@ def _pool_loops(wl: TirWorkload) -> tuple[list[int], list[int]] | None:
         return None
     if len(sch.get_loops(sch.get_sblock(POOL))) != len(extents):
         return None
-    return spatial, window
+    return spatial, window, PAD in blocks
 
 
 class CpuMaxPool(TirTemplate):
@@ -60,7 +60,7 @@ class CpuMaxPool(TirTemplate):
         got = _pool_loops(wl)
         if got is None:
             raise InstantiationError(f"{wl.describe()} is not a max pool this template covers")
-        spatial, _ = got
+        spatial = got[0]
         width = spatial[3]
         # k leading loops (n, c[, h]) fused into the parallel loop; a loop of extent 1 adds nothing
         par = [k for k in (2, 3) if spatial[k - 1] > 1] or [3]
@@ -74,10 +74,10 @@ class CpuMaxPool(TirTemplate):
         got = _pool_loops(wl)
         if got is None:
             raise InstantiationError(f"{wl.describe()} is not a max pool this template covers")
-        spatial, window = got
+        spatial, window, padded = got
         sch = s_tir.Schedule(wl.mod)
         pool = sch.get_sblock(POOL)
-        if PAD in block_kinds(wl.mod["main"]):
+        if padded:
             sch.compute_inline(sch.get_sblock(PAD))
         loops = sch.get_loops(pool)
         n, c, h, w = loops[:4]

@@ -94,8 +94,7 @@ class ScheduleFeatures:
         idx = np.asarray(idx)
         if idx.ndim == 1:
             return self.encode_flat(idx)
-        mul = np.concatenate([[1], np.cumprod(self.space.radices)[:-1]]).astype(np.int64)
-        return self.encode_flat(idx.astype(np.int64) @ mul)  # as SearchSpace.index_of
+        return self.encode_flat(self.space.flat_indices(idx))
 
     def encode_values(self, values: list[dict[str, Any]]) -> np.ndarray:
         return self.encode_flat(np.array([self.space.index_of(self.space.from_json(v)) for v in values], dtype=np.int64))
