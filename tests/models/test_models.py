@@ -232,12 +232,27 @@ def test_tuned_kernels_keep_their_parallel_loop_and_every_core_inside_the_model(
     t.start()
     t.join()
     assert seen == [target_cores(target)] == [2]
-    prof, rest = profile_rows(result, built.profile(x, runs=2))
+    prof, rest = profile_rows(result, built.profile(x, runs=2, standalone=True))
     assert {p.task for p in prof if p.tuned_us} == {r.name for r in result.rows if r.best_values}
+    # each task's functions were also timed called alone (on copies of the tensors the model gave them)
+    assert all(p.standalone_us is not None and p.standalone_us > 0 for p in prof)
     assert all(p.in_model_us > 0 and p.calls >= 1 for p in prof) and rest >= 0
     convs = [p for p in prof if p.tuned_us]  # the fastest conv could gain nothing, the others >= 0
     assert min(p.could_gain_ms for p in convs) == 0.0 and all(p.could_gain_ms >= 0 for p in prof)
     assert abs(sum(p.share for p in prof) + rest / (rest + sum(p.in_model_us * p.calls * 1e-6 for p in prof)) - 1) < 1e-6
+
+
+def test_a_slow_task_is_told_apart_from_a_slow_machine_by_its_time_alone() -> None:
+    from tensortune.models.pipeline import SLOW_FLAG, ProfileRow
+
+    def row(in_model: float, alone: float | None) -> ProfileRow:
+        return ProfileRow("conv", "template", 1, 100.0, in_model, 1.0, standalone_us=alone)
+
+    assert row(120.0, 100.0).slow_because is None and not row(120.0, 100.0).slow  # within the flag
+    assert row(140.0, 130.0).slow and row(140.0, 130.0).slow_because == "machine"  # alone as slow: the machine
+    assert row(140.0, 100.0).slow_because == "model"  # alone as tuned, slow only inside the model
+    assert row(140.0, None).slow and row(140.0, None).slow_because is None  # not timed alone: no cause claimed
+    assert row(SLOW_FLAG * 100.0 * 1.2, 101.0).slow_because == "model"
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
@@ -329,12 +344,13 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     tuned = {t["name"] for t in report["tasks"] if t["best_s"]}
     prof = {p["task"]: p for p in report["profile"]}
     assert tuned <= set(prof) and all(prof[t]["tuned_us"] > 0 and prof[t]["ratio"] > 0 for t in tuned)
+    assert all(prof[t]["standalone_us"] > 0 for t in tuned)  # and called alone in the same rounds
     assert report["threads"] == os.cpu_count()
     # plain TVM (its own torch import + static_shape_tuning_pipeline) applied every tuned conv from our export
     tuned_convs = {t["name"] for t in report["tasks"] if t["best_s"] and t["kind"] == "conv2d"}
     assert tuned_convs and tuned_convs <= set(report["plain_tvm_applied"])
     printed = capsys.readouterr().out
-    assert "per task inside the built model" in printed and "Unroll hint" not in printed
+    assert "per task inside the built model" in printed and "alone now us" in printed and "Unroll hint" not in printed
     assert "the profiled inferences (instrumented, in the timing rounds) sum to" in printed  # beside the latency
     assert os.path.getsize(report["log_path"]) > 0  # TVM's own lines went to the run's log
     assert main(["export", "--format", "metaschedule", "--db", str(db), "--out", str(out)]) == 0

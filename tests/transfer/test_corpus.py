@@ -152,16 +152,17 @@ def _zoo_shapes() -> set[tuple]:
     return out
 
 
-def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes():
+@pytest.mark.parametrize("cpu", ["znver3", "znver5"])
+def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes(cpu):
     from tensortune.templates import make_task
     from tensortune.transfer import TransferFeatures
-    from tensortune.transfer.corpus import default_corpus, default_corpus_path
+    from tensortune.transfer.corpus import default_corpus, shipped_corpora
     from tensortune.workloads import workload_from_key
 
-    assert os.path.getsize(default_corpus_path()) < 5e6  # shipped in the package: a few MB at most
-    corpus = default_corpus()
-    assert corpus is not None
-    assert "(" in corpus.machine and corpus.machine.endswith(")")  # "CPU model (LLVM CPU name)"
+    assert os.path.getsize(shipped_corpora()[cpu]) < 5e6  # shipped in the package: a few MB at most
+    corpus = default_corpus(cpu)
+    assert corpus is not None and corpus.path == shipped_corpora()[cpu]
+    assert corpus.machine.endswith(f"({cpu})")  # "CPU model (LLVM CPU name)", the CPU its file is named for
     assert corpus.protocol.get("model", {}).get("cache") == "cold" and "single layers" in corpus.protocol
     families = {t.task_key.split("|", 1)[0] for t in corpus.tasks_}
     assert {"conv2d_nchwc_fused.llvm", "conv2d_nchw.llvm", "dense.llvm"} <= families
@@ -178,6 +179,37 @@ def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes
             heights.append(2 ** feats.shape[2])
     # large-spatial convolutions too (VGG-style networks spend their time at 56-224 pixels)
     assert max(heights) > 191 and sum(h > 95 for h in heights) >= 4, sorted(heights)
+
+
+def test_a_run_uses_the_corpus_of_its_cpu_and_another_cpus_only_as_a_foreign_prior(tmp_path, monkeypatch, capsys):
+    import tensortune.transfer.corpus as corpus_mod
+    from tensortune.cli.main import main
+    from tensortune.core import targets
+    from tensortune.transfer.corpus import CorpusError, corpus_file_for, default_corpus_path, shipped_corpora
+
+    shipped = shipped_corpora()
+    assert {"znver3", "znver5"} <= set(shipped)
+    assert default_corpus_path("znver3") == shipped["znver3"] == corpus_file_for("znver3")
+    assert default_corpus_path("znver5") == shipped["znver5"]
+    assert default_corpus_path("skylake-avx512") == shipped[max(shipped)]  # none of its own: a foreign one
+    with pytest.raises(CorpusError, match="not an LLVM CPU name"):
+        corpus_file_for("../x")
+    # this machine's CPU decides, and `corpus show` names every shipped file and warns when the one in use is foreign
+    monkeypatch.setattr(targets, "llvm_cpu_name", lambda: "znver3")
+    monkeypatch.setattr(targets, "cpu_model", lambda: "AMD EPYC")
+    assert default_corpus_path() == shipped["znver3"]
+    assert main(["corpus", "show"]) == 0
+    out = capsys.readouterr().out
+    assert "znver3: corpus-llvm-znver3.json.gz" in out and "znver5: corpus-llvm-znver5.json.gz" in out
+    assert "WARNING" not in out  # measured on this (pretended) machine
+    monkeypatch.setattr(targets, "llvm_cpu_name", lambda: "icelake-server")
+    assert main(["corpus", "show"]) == 0
+    assert "WARNING: measured on" in capsys.readouterr().out
+    # an install that ships none says so in one line
+    monkeypatch.setattr(corpus_mod, "_data_dir", lambda: str(tmp_path / "none"))
+    assert default_corpus_path() is None and corpus_mod.default_corpus() is None
+    assert main(["corpus", "show"]) == 2
+    assert "ships no corpus" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -154,3 +154,40 @@ def test_bench_transfer_compares_knob_and_schedule_features_and_caches_them(tmp_
         from tensortune.bench.transfer import TransferConfig
 
         TransferConfig(layers=["L7", "L8"], features=["perstore"])
+
+
+def test_bench_transfer_with_the_corpus_adds_its_similar_tasks_as_faded_sources(tmp_path):
+    """`--features knobs+corpus`: the held-out layer's prior also holds the shipped corpus's tasks of its
+    template family (as a user's empty database gets them), weighed down by the records the tables give.
+    Held-out 3x3 layers get the corpus's 3x3 tasks; AlexNet's 11x11/4 stem (L1) gets nothing: the corpus's
+    7x7/2 stem is below the similarity floor, as every table is."""
+    import json
+
+    from tensortune.bench.groundtruth import load_table
+    from tensortune.cli.main import main
+    from tensortune.transfer import TransferPrior
+    from tensortune.transfer.corpus import default_corpus
+
+    out = tmp_path / "r"
+    args = ["bench", "transfer", "--layers", "L1,L7,L8", "--recipes", "autotvm", "--seeds", "0", "--trials", "8",
+            "--features", "knobs,knobs+corpus", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    doc = json.loads((out / "results.json").read_text())
+    runs = {(r["layer"], r.get("features")): r for r in doc["runs"]}
+    assert set(runs) == {(a, f) for a in ("L1", "L7", "L8") for f in (None, "knobs", "knobs+corpus")}
+    corpus = default_corpus("znver5")
+    corpus_keys = {t.task_key for t in corpus.tasks_}
+    assert runs[("L8", "knobs")]["sources"] == ["L7"]
+    added = set(runs[("L8", "knobs+corpus")]["sources"]) - {"L7"}
+    assert added and added <= corpus_keys and all("kernel=3x3" in k for k in added)
+    assert runs[("L1", "knobs")]["sources"] == runs[("L1", "knobs+corpus")]["sources"] == []
+    assert "znver5" in doc["corpus"] and "| L8 | autotvm | knobs+corpus |" in (out / "report.md").read_text()
+    # the corpus fades by the records the tables give, as it does in a database of that many records
+    l8, l7 = load_table("L8"), load_table("L7")
+    alone = TransferPrior.from_tables(l8.task, [], corpus=corpus)
+    beside = TransferPrior.from_tables(l8.task, [l7], corpus=corpus)
+    assert {s.prior_weight for s in alone.sources} == {1.0}
+    weights = {s.prior_weight for s in beside.sources if s.corpus}
+    assert len(weights) == 1 and 0 < weights.pop() < 1
+    with pytest.raises(ValueError, match="knob features only"):
+        TransferPrior.from_tables(l8.task, [l7], schedule_cache=str(tmp_path / "c"), corpus=corpus)

@@ -24,7 +24,9 @@ from tensortune.bench.report import table, write_markdown
 from tensortune.bench.results import ResultsFile
 from tensortune.core.stats import median, trials_to_reach
 
-FEATURES = ("knobs", "schedule")
+# what a transferred run learns from: the other tables on knob features, on MetaSchedule's PerStoreFeature,
+# or on knob features with the shipped corpus of the tables' CPU as further sources (as an empty database has it)
+FEATURES = ("knobs", "schedule", "knobs+corpus")
 
 
 @dataclass
@@ -36,7 +38,8 @@ class TransferConfig:
     reach: float = 0.95
     tables: str | None = None  # a table directory; None: the package's tables
     # what the cost model of a "with" run sees: the knob features ("knobs", transfer/features.py) and/or
-    # MetaSchedule's PerStoreFeature of each config's program ("schedule", transfer/schedule_features.py)
+    # MetaSchedule's PerStoreFeature of each config's program ("schedule", transfer/schedule_features.py),
+    # and/or the knob features with the shipped corpus as sources beside the tables ("knobs+corpus")
     features: list[str] = field(default_factory=lambda: ["knobs"])
 
     def __post_init__(self) -> None:
@@ -59,15 +62,17 @@ class TransferConfig:
 
 
 def run_one(held: Any, sources: list[Any], recipe: str, seed: int, trials: int, transfer: bool,
-            schedule_cache: str | None = None) -> dict[str, Any]:
+            schedule_cache: str | None = None, corpus: Any = None) -> dict[str, Any]:
     """One replayed run on table ``held``: its best-so-far curve (GFLOP/s) and wall time. With
-    ``schedule_cache`` (a directory for the features), the cost model learns on PerStoreFeature."""
+    ``schedule_cache`` (a directory for the features), the cost model learns on PerStoreFeature; with
+    ``corpus``, the corpus's tasks are sources too."""
     from tensortune.measure.replay import ReplayMeasurer
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer import TransferPrior
     from tensortune.tuners import Budget, Tuner, create
 
-    prior = TransferPrior.from_tables(held.task, sources, seed, schedule_cache=schedule_cache) if transfer else None
+    prior = (TransferPrior.from_tables(held.task, sources, seed, schedule_cache=schedule_cache, corpus=corpus)
+             if transfer else None)
     t0 = time.perf_counter()
     strat = create(recipe, held.task.space, seed, transfer=prior or None)
     with tempfile.TemporaryDirectory(prefix="tensortune-transfer-") as d:
@@ -80,9 +85,17 @@ def run_one(held: Any, sources: list[Any], recipe: str, seed: int, trials: int, 
 
 def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bool = True) -> dict[str, Any]:
     from tensortune.bench.groundtruth import load_table
+    from tensortune.transfer.corpus import default_corpus
 
     res = ResultsFile(out / "results.json", asdict(cfg), command, sections=("runs",))
     tables = {name: load_table(name, cfg.tables) for name in cfg.layers}
+    corpus = None
+    if "knobs+corpus" in cfg.features:  # the corpus of the CPU the tables were measured on, if shipped
+        cpus = {gt.meta.get("machine", {}).get("llvm_cpu") for gt in tables.values()}
+        corpus = default_corpus(next(iter(cpus)) if len(cpus) == 1 and None not in cpus else None)
+        if corpus is None:
+            raise ValueError("--features knobs+corpus: this install ships no corpus")
+        res.doc["corpus"] = corpus.describe()
     for seed in cfg.seeds:  # seeds outermost, modes interleaved
         for held in cfg.layers:
             others = [tables[x] for x in cfg.layers if x != held]
@@ -92,7 +105,8 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
                            for x in res.find_all("runs", layer=held, recipe=recipe, seed=seed, transfer=transfer)):
                         continue
                     cache = str(out / "schedule-features") if feats == "schedule" else None
-                    r = run_one(tables[held], others, recipe, seed, cfg.trials, transfer, schedule_cache=cache)
+                    r = run_one(tables[held], others, recipe, seed, cfg.trials, transfer, schedule_cache=cache,
+                                corpus=corpus if feats == "knobs+corpus" else None)
                     res.add("runs", {"layer": held, "recipe": recipe, "seed": seed, "transfer": transfer,
                                      **({"features": feats} if transfer else {}), **r})
                     if progress:
@@ -136,7 +150,7 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
             ratio = fig[False] / fig[True] if np.isfinite(fig[False]) and np.isfinite(fig[True]) and fig[True] else None
             cells.append(f"{ratio:.1f}x" if ratio else "-")
             rows.append(cells)
-    head = ["held out", "recipe", "features (with)", f"without: to {reach:.0%}", "reached", "best",
+    head = ["held out", "recipe", "with: features (+ sources)", f"without: to {reach:.0%}", "reached", "best",
             f"with: to {reach:.0%}", "reached", "best", "sources", "fewer measurements"]
     machines = {f"{m.get('cpu_model', m.get('cpu', '?'))} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
                 for m in doc.get("machines", {}).values()}
@@ -148,7 +162,9 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
              "also learns from the other layers' tables (a source weighs by its shape similarity; a source below "
              "0.01 is left out) and the first configs are their best ones mapped onto the layer's space; the cost "
              "model sees the knob features ('knobs') or MetaSchedule's PerStoreFeature of each config's program "
-             "('schedule'). Replay "
+             "('schedule'); 'knobs+corpus': knob features, and the shipped corpus's tasks are sources beside the "
+             f"tables ({doc.get('corpus', 'no corpus')}; it weighs 1/(1 + n/512) for the n records the tables give, "
+             "as in a run on a database of n records). Replay "
              f"answers from the tables (measured on: {', '.join(sorted(map(str, machines)))}).", "",
              table(head, rows), ""]
     return write_markdown(out, lines)

@@ -228,7 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     cb = cosub.add_parser("build", help="measure (resumable) and write the corpus file")
     _add_run_args(cb, 32)
     cb.add_argument("--model-trials", type=int, default=640, help="measurements of the whole-model part, for each of its models (corpusnet, corpuswide)")
-    cb.add_argument("--out", help="the corpus file (default: the package's transfer/data/corpus-llvm.json.gz)")
+    cb.add_argument("--out", help="the corpus file (default: the package's transfer/data/corpus-llvm-<LLVM CPU "
+                                  "name>.json.gz for this CPU, which runs on this kind of CPU then use)")
     cb.add_argument("--seed", type=int, default=0)
     cb.add_argument("--tuner", default="autotvm", help="the model-based recipe that picks the measured configs")
     cb.set_defaults(func=cmd_corpus_build, db="corpus.db", functional=False)
@@ -306,7 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "`tensortune groundtruth --out DIR` (default: the package's)")
     tf.add_argument("--features", default="knobs", help="what the cost model of a transferred run sees: knobs "
                     "(knob features relative to the shape), schedule (MetaSchedule's PerStoreFeature of each config's "
-                    "program, cached under OUT/schedule-features), or both, comma-separated")
+                    "program, cached under OUT/schedule-features), knobs+corpus (knob features, and the shipped corpus of "
+                    "the tables' CPU as sources beside the other tables), or several, comma-separated")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     ch = suites.add_parser("chameleon", help="Chameleon: candidate-set size and walk length against plan quality, "

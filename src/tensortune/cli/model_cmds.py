@@ -71,14 +71,20 @@ def render_profile(con: Any, rep: Any) -> None:
 
     tab = Table(title=f"{rep.model}: per task inside the built model ({rep.threads} threads); "
                       f"flag: in-model > {SLOW_FLAG:.2f} x tuned")
-    for col in ("task", "tuned by", "calls", "tuned us", "in model us", "ratio", "share", "GFLOP/s", "could gain ms", ""):
+    for col in ("task", "tuned by", "calls", "tuned us", "alone now us", "in model us", "ratio", "share", "GFLOP/s",
+                "could gain ms", ""):
         tab.add_column(col, justify="left" if col in ("task", "tuned by", "") else "right")
+    flags = {None: "SLOW", "machine": "SLOW (alone too)", "model": "SLOW (in model)"}
     for p in sorted(rep.profile, key=lambda p: -p.share):
         rate = p.flops / (p.in_model_us * 1e-6) / 1e9 if p.flops else 0.0
         tab.add_row(p.task[:52], p.how, f"{p.calls:g}", f"{p.tuned_us:.1f}" if p.tuned_us else "-",
+                    f"{p.standalone_us:.1f}" if p.standalone_us else "-",
                     f"{p.in_model_us:.1f}", f"{p.ratio:.2f}" if p.ratio else "-", f"{p.share:.1%}",
-                    f"{rate:.1f}" if rate else "-", f"{p.could_gain_ms:.2f}", "SLOW" if p.slow else "")
+                    f"{rate:.1f}" if rate else "-", f"{p.could_gain_ms:.2f}", flags[p.slow_because] if p.slow else "")
     con.print(tab)
+    if any(p.slow_because == "machine" for p in rep.profile):
+        con.print("  SLOW (alone too): the kernel runs as slowly called alone now (same rounds, as tuned: cold caches "
+                  "but for its input): this machine is slower now than when it was tuned, not the build")
     con.print(f"  outside the tasks (VM builtins, allocation): {rep.profile_other_ms:.3f} ms per inference; "
               "could gain: per inference, if the task ran at the in-model rate of the fastest task of its kind")
     total = sum(p.in_model_us * p.calls for p in rep.profile) / 1e3 + rep.profile_other_ms
@@ -255,8 +261,9 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
     """Measure the pretrained corpus on this machine (resumable through --db) and write the corpus file."""
     import sys
 
+    from tensortune.core.targets import llvm_cpu_name
     from tensortune.models.corpus import build_corpus
-    from tensortune.transfer.corpus import default_corpus_path
+    from tensortune.transfer.corpus import corpus_file_for
     from tensortune.tuners.recipes import recipe
 
     check_tuner([args.tuner])
@@ -264,7 +271,7 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
         raise UserError(f"--tuner {args.tuner}: the corpus is measured with a model-based recipe (autotvm, chameleon, ...)")
     if args.trials is None or args.trials < 1 or args.model_trials < 1:
         raise UserError(f"--trials and --model-trials must be at least 1 (got {args.trials}, {args.model_trials})")
-    out = args.out or default_corpus_path()
+    out = args.out or corpus_file_for(llvm_cpu_name())
     if os.path.isdir(out):
         raise UserError(f"--out {out} is a directory")
     target = parse_target_arg("llvm")  # the corpus is of this CPU
@@ -295,16 +302,22 @@ def cmd_corpus_show(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from tensortune.core.targets import device_name
-    from tensortune.transfer.corpus import Corpus, CorpusError, default_corpus_path
+    from tensortune.transfer.corpus import Corpus, CorpusError, default_corpus_path, shipped_corpora
     from tensortune.transfer.prior import FOREIGN_WEIGHT
 
     path = args.file or default_corpus_path()
+    if path is None:
+        raise UserError("this install ships no corpus: tensortune corpus build measures one on this machine")
     try:
         corpus = Corpus.load(path)
     except CorpusError as e:
-        raise UserError(str(e) + ("" if args.file else " (this install ships no corpus: tensortune corpus build)")) from None
+        raise UserError(str(e)) from None
     con = console()
     here = device_name()
+    if not args.file:
+        con.print("shipped corpora (LLVM CPU name: file): "
+                  + ", ".join(f"{cpu}: {os.path.basename(p)}" for cpu, p in shipped_corpora().items())
+                  + "; a run on this machine uses the one below")
     con.print(corpus.describe() + f"; created {corpus.created or '?'} by `{corpus.command or '?'}`")
     if corpus.machine != here:
         con.print(f"WARNING: measured on {corpus.machine}, this machine is {here}: its records are a prior of weight "

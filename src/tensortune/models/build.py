@@ -12,6 +12,7 @@ import numpy as np
 
 from tensortune.core.logs import native_log
 from tensortune.core.threads import call_with_threads, runtime_threads, target_cores
+from tensortune.measure.tvm_measurer import TimingPolicy
 from tensortune.models.importer import ImportedModel
 from tensortune.models.peers import Contender, Timing
 from tensortune.models.tasks import fusion_passes
@@ -93,6 +94,9 @@ def _lower_passes(target: Any) -> list[Any]:
                 t.ComputePrimValue(), t.VMShapeLower(), t.AttachGlobalSymbol()]
 
 
+COLD_RUNS = TimingPolicy.COLD_RUNS  # runs of a kernel alone per profiled repeat, as the tuner's cold protocol
+
+
 @dataclass(frozen=True)
 class KernelTime:
     """One compiled function as it runs inside the model."""
@@ -100,6 +104,9 @@ class KernelTime:
     symbol: str
     calls: float  # per inference
     median_s: float  # per call
+    # the same compiled function called alone on copies of its arguments in the model, in the same rounds,
+    # timed as it was tuned (cold caches but for its input); None where not timed so
+    standalone_s: float | None = None
 
 
 @dataclass
@@ -162,31 +169,55 @@ class BuiltModel:
 
         return Contender(name, lambda ms: call_with_threads(self.threads, one, ms))
 
-    def profile(self, x: np.ndarray, runs: int = 5) -> list[KernelTime]:
+    def profile(self, x: np.ndarray, runs: int = 5, standalone: bool = False) -> list[KernelTime]:
         """Wall time of every call the VM makes (``set_instrument``), over ``runs`` inferences after
-        a warm-up: per compiled function, its calls per inference and its median time per call."""
-        contender, collect = self.profiler("profile", x)
+        a warm-up: per compiled function, its calls per inference and its median time per call (and,
+        with ``standalone``, its time called alone; see :meth:`profiler`)."""
+        contender, collect = self.profiler("profile", x, standalone=standalone)
         contender.repeat_ms(0)  # the warm-up
         for _ in range(runs):
             contender.repeat_ms(0)  # one inference each
         return collect()
 
-    def profiler(self, name: str, x: np.ndarray) -> tuple[Contender, Callable[[], list[KernelTime]]]:
+    def profiler(self, name: str, x: np.ndarray, standalone: bool = False,
+                 ) -> tuple[Contender, Callable[[], list[KernelTime]]]:
         """A contender of the interleaved timing whose repeats are instrumented inferences (each call the
         VM makes timed), and what it collected: per compiled function, its calls per inference and its
         median time per call. Its first repeat is a warm-up and is not recorded. Run beside the timed
         contenders, the profile sees the same phases of the machine as the latency it is set against (a
-        profile of 5 inferences taken alone once summed to 38 ms against 27 ms timed a minute later)."""
+        profile of 5 inferences taken alone once summed to 38 ms against 27 ms timed a minute later).
+
+        With ``standalone``, each repeat also calls every compiled function of the model alone, on copies
+        of the arguments of its first recorded call, timed as the tuner measured it (one run per repeat,
+        every argument but the input evicted from the CPU caches): the kernel's time on this machine now,
+        against which its in-model time tells the build's cost from the machine's phase (a tuned time
+        measured minutes or days ago cannot)."""
         import tvm
 
+        dev = tvm.cpu()
         vm = self._vm()
-        inp = tvm.runtime.tensor(x, tvm.cpu())
+        inp = tvm.runtime.tensor(x, dev)
+        lib = self._kernel_library() if standalone else None
         times: dict[str, list[float]] = {}
+        alone: dict[str, list[float]] = {}
+        captured: dict[str, Any] = {}  # symbol -> (its time evaluator, copies of its arguments)
         stack: list[float] = []
         runs = [-1]  # inferences recorded; -1 until the warm-up ran
 
-        def instrument(_func: Any, symbol: str, before: bool, _ret: Any, *_args: Any) -> int:
+        def capture(symbol: str, args: tuple[Any, ...]) -> None:
+            if lib is None or symbol in captured or not lib.implements_function(symbol, True):
+                return
+            if not args or not all(isinstance(a, tvm.runtime.Tensor) for a in args):
+                captured[symbol] = None  # a call with other arguments (shapes, scalars): not timed alone
+                return
+            ev = lib.time_evaluator(symbol, dev, number=1, repeat=COLD_RUNS, min_repeat_ms=0,
+                                    f_preproc="cache_flush_cpu_non_first_arg")
+            captured[symbol] = (ev, [tvm.runtime.tensor(a.numpy(), dev) for a in args])
+
+        def instrument(_func: Any, symbol: str, before: bool, _ret: Any, *args: Any) -> int:
             if before:
+                if runs[0] == 0:
+                    capture(str(symbol), args)  # before the clock starts: the copy is not the call's time
                 stack.append(time.perf_counter())
             else:
                 times.setdefault(str(symbol), []).append(time.perf_counter() - stack.pop())
@@ -206,13 +237,23 @@ class BuiltModel:
             finally:
                 vm.set_instrument(None)
             runs[0] += n
-            return (time.perf_counter() - t0) * 1e3 / n
+            per_inference = (time.perf_counter() - t0) * 1e3 / n
+            for symbol, c in captured.items():
+                if c is not None:
+                    alone.setdefault(symbol, []).extend(float(v) for v in c[0](*c[1]).results)
+            return per_inference
 
         def collect() -> list[KernelTime]:
             k = max(runs[0], 1)
-            return [KernelTime(s, len(v) / k, float(np.median(v))) for s, v in times.items()]
+            return [KernelTime(s, len(v) / k, float(np.median(v)),
+                               float(np.median(alone[s])) if s in alone else None) for s, v in times.items()]
 
         return Contender(name, lambda ms: call_with_threads(self.threads, one, ms)), collect
+
+    def _kernel_library(self) -> Any:
+        """The module of the model's compiled functions (the VM executable imports it)."""
+        mods = [self.executable.mod, *self.executable.mod.imports]
+        return next((m for m in mods[1:] if m.kind in ("llvm", "library", "static_library")), mods[-1])
 
     def parallel_functions(self) -> set[str]:
         """Compiled functions whose machine code launches a parallel region (read from the library's

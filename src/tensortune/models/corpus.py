@@ -11,8 +11,8 @@ rerun with the same database and seed measures only what is missing):
    of :data:`CORPUS_OPS`, for single-layer runs.
 
 Then the records of those tasks, the machine and both protocols are written to one gzip file
-(:class:`~tensortune.transfer.corpus.Corpus`); the package ships the one this command wrote on our
-machine (``src/tensortune/transfer/data/corpus-llvm.json.gz``).
+(:class:`~tensortune.transfer.corpus.Corpus`); the package ships the ones this command wrote on our
+machines, one a CPU (``src/tensortune/transfer/data/corpus-llvm-<LLVM CPU name>.json.gz``).
 """
 
 from __future__ import annotations

@@ -41,6 +41,8 @@ class ProfileRow:
     # what the model would save per inference if this task ran at the rate (FLOP/s, in the model) of
     # the fastest task of its kind: how much tuning it could still pay back
     could_gain_ms: float = 0.0
+    # its functions called alone now, in the same rounds, timed as tuned (median per call); None if not timed
+    standalone_us: float | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -50,6 +52,15 @@ class ProfileRow:
     def slow(self) -> bool:
         r = self.ratio
         return r is not None and r > SLOW_FLAG
+
+    @property
+    def slow_because(self) -> str | None:
+        """Why a slow task is slow: "machine" when it runs as slowly alone now (the machine is slower
+        than when it was tuned: the in-model time is within the flag of the standalone time), "model"
+        when only the model's run of it is slow, None when it is not slow or was not timed alone."""
+        if not self.slow or not self.standalone_us:
+            return None
+        return "machine" if self.in_model_us <= SLOW_FLAG * self.standalone_us else "model"
 
 
 def profile_rows(result: ModelTuneResult, kernels: list[KernelTime]) -> tuple[list[ProfileRow], float]:
@@ -72,7 +83,10 @@ def profile_rows(result: ModelTuneResult, kernels: list[KernelTime]) -> tuple[li
         calls = sum(k.calls for k in ks)
         per_call = sum(per_inference(k) for k in ks) / calls
         tuned = row.best_s * 1e6 if row.task is not None and row.best_s < float("inf") else None
-        rows.append(ProfileRow(row.name, row.how, calls, tuned, per_call * 1e6, per_call * calls / total, row.flops))
+        alone = (sum(k.standalone_s * k.calls for k in ks) / calls * 1e6  # type: ignore[operator]
+                 if all(k.standalone_s is not None for k in ks) else None)
+        rows.append(ProfileRow(row.name, row.how, calls, tuned, per_call * 1e6, per_call * calls / total, row.flops,
+                               standalone_us=alone))
     kinds = {r.name: r.kind for r in result.rows}
     best: dict[str, float] = {}
     for p in rows:
@@ -117,7 +131,8 @@ class ModelReport:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["profile"] = [{**asdict(p), "ratio": p.ratio, "slow": p.slow} for p in self.profile]
+        d["profile"] = [{**asdict(p), "ratio": p.ratio, "slow": p.slow, "slow_because": p.slow_because}
+                        for p in self.profile]
         return d
 
 
@@ -219,7 +234,7 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
     labels = {"eager": "PyTorch eager", "frozen": "PyTorch frozen", "onnxruntime": "ONNX Runtime"}
     contenders = [b.contender(name, x) for name, b in builds.items() if name != "TVM untuned"]
     # the per-task profile is one more contender: its instrumented inferences run in the same rounds
-    profiler, collect = builds["tensortune"].profiler(PROFILE, x)
+    profiler, collect = builds["tensortune"].profiler(PROFILE, x, standalone=True)
     contenders.append(profiler)
     try:
         for peer in (c for c in PEERS if c in compare):  # each checked against PyTorch before any is timed

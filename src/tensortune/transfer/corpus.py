@@ -3,7 +3,9 @@
 A corpus holds the trial records of a fixed set of conv and dense shapes (chosen apart from the
 evaluation layers L1-L8 and from the zoo models' shapes), tuned by ``tensortune corpus build`` on one
 machine with one measurement protocol, and the machine and protocol they were measured with. The
-package ships one (``transfer/data/corpus-llvm.json.gz``); :func:`default_corpus` loads it.
+package ships one a CPU (``transfer/data/corpus-llvm-<LLVM CPU name>.json.gz``); :func:`default_corpus`
+loads this CPU's, or, on a CPU none was measured on, another one (a foreign prior, weighed down like any
+record of another CPU).
 
 A :class:`Corpus` answers the read side of a records storage (``tasks``, ``count_task``, ``records``),
 so :meth:`TransferPrior.from_storage` reads it as it reads a database. Its sources carry
@@ -32,7 +34,7 @@ from tensortune.workloads.tir import TirWorkload, task_dir
 
 FORMAT = "tensortune-corpus/1"
 CORPUS_FADE = 512.0  # the corpus weighs 1/(1 + n/CORPUS_FADE), n = the user's own records in the prior
-DEFAULT_NAME = "corpus-llvm.json.gz"
+SHIPPED_PREFIX, SHIPPED_SUFFIX = "corpus-llvm-", ".json.gz"  # corpus-llvm-znver5.json.gz
 
 
 class CorpusError(ValueError):
@@ -179,14 +181,45 @@ def _task_file(task_key: str) -> dict[str, Any] | None:
         return None
 
 
-def default_corpus_path() -> str:
-    return str(resources.files("tensortune.transfer") / "data" / DEFAULT_NAME)
+def _data_dir() -> str:
+    return str(resources.files("tensortune.transfer") / "data")
 
 
-def default_corpus() -> Corpus | None:
-    """The corpus shipped in the package (its task files installed), None if this install has none."""
-    path = default_corpus_path()
-    if not os.path.exists(path):
+def corpus_file_for(cpu: str) -> str:
+    """Where the package keeps (or ``corpus build`` writes) the corpus of LLVM CPU name ``cpu``."""
+    if not cpu or any(c in cpu for c in "/\\ ") or cpu.startswith("."):
+        raise CorpusError(f"not an LLVM CPU name: {cpu!r}")
+    return os.path.join(_data_dir(), f"{SHIPPED_PREFIX}{cpu}{SHIPPED_SUFFIX}")
+
+
+def shipped_corpora() -> dict[str, str]:
+    """The corpus files this install ships, by the LLVM CPU name they were measured on."""
+    try:
+        names = sorted(os.listdir(_data_dir()))
+    except OSError:
+        return {}
+    return {n[len(SHIPPED_PREFIX):-len(SHIPPED_SUFFIX)]: os.path.join(_data_dir(), n) for n in names
+            if n.startswith(SHIPPED_PREFIX) and n.endswith(SHIPPED_SUFFIX)}
+
+
+def default_corpus_path(cpu: str | None = None) -> str | None:
+    """The shipped corpus a run on CPU ``cpu`` (default: this one) uses: the one measured on that CPU,
+    else the one of the newest CPU generation shipped (by name, e.g. znver5 before znver3: a foreign
+    prior either way), None when the install ships none."""
+    from tensortune.core.targets import llvm_cpu_name
+
+    shipped = shipped_corpora()
+    cpu = llvm_cpu_name() if cpu is None else cpu
+    if cpu in shipped:
+        return shipped[cpu]
+    return shipped[max(shipped)] if shipped else None
+
+
+def default_corpus(cpu: str | None = None) -> Corpus | None:
+    """The shipped corpus for this CPU (see :func:`default_corpus_path`; its task files installed), None if
+    this install has none."""
+    path = default_corpus_path(cpu)
+    if path is None:
         return None
     corpus = Corpus.load(path)
     corpus.install_task_files()

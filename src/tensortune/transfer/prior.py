@@ -93,13 +93,20 @@ class TransferPrior:
             return cls(task, [])
         sources = cls._sources(storage, task, seed, cache)
         if corpus is not None:
-            from tensortune.transfer.corpus import CORPUS_FADE
-
-            fade = 1.0 / (1.0 + sum(len(s.y) for s in sources) / CORPUS_FADE)
-            ccache = cache.setdefault("corpus", {}) if cache is not None else None
-            sources += [replace(s, prior_weight=fade, corpus=True)
-                        for s in cls._sources(corpus, task, seed, ccache, include_own=True)]
+            sources += cls._corpus_sources(corpus, task, seed, sources,
+                                           cache.setdefault("corpus", {}) if cache is not None else None)
         return cls(task, sources)
+
+    @classmethod
+    def _corpus_sources(cls, corpus: Any, task: Task, seed: int, others: list[Source],
+                        cache: dict | None) -> list[Source]:
+        """The corpus's usable tasks as sources, weighed ``1/(1 + n/CORPUS_FADE)`` for the ``n`` records
+        the ``others`` sources already give."""
+        from tensortune.transfer.corpus import CORPUS_FADE
+
+        fade = 1.0 / (1.0 + sum(len(s.y) for s in others) / CORPUS_FADE)
+        return [replace(s, prior_weight=fade, corpus=True)
+                for s in cls._sources(corpus, task, seed, cache, include_own=True)]
 
     @classmethod
     def _sources(cls, storage: Any, task: Task, seed: int, cache: dict | None,
@@ -170,11 +177,17 @@ class TransferPrior:
 
     @classmethod
     def from_tables(cls, task: Task, tables: Iterable[Any], seed: int = 0,
-                    schedule_cache: str | None = None) -> TransferPrior:
-        """Ground-truth tables (``bench/groundtruth.py``) of other layers as the sources. With
-        ``schedule_cache`` (a directory), the cost model learns on MetaSchedule's ``PerStoreFeature``
-        of each config's program (``transfer.schedule_features``) instead of the knob features."""
+                    schedule_cache: str | None = None, corpus: Any = None) -> TransferPrior:
+        """Ground-truth tables (``bench/groundtruth.py``) of other layers as the sources, and with
+        ``corpus`` (a :class:`~tensortune.transfer.corpus.Corpus`) its tasks of the same template family,
+        as a user's empty database gets them. With ``schedule_cache`` (a directory), the cost model
+        learns on MetaSchedule's ``PerStoreFeature`` of each config's program
+        (``transfer.schedule_features``) instead of the knob features (not with a corpus: its records'
+        programs are not in the cache)."""
         from tensortune.transfer.schedule_features import ScheduleFeatures
+
+        if corpus is not None and schedule_cache:
+            raise ValueError("a corpus transfers with knob features only (its programs have no schedule features)")
 
         own = TransferFeatures(task)
         rng = np.random.default_rng(seed)
@@ -190,6 +203,8 @@ class TransferPrior:
             model_feats = ScheduleFeatures(gt.task, schedule_cache) if schedule_cache else feats
             x = model_feats.encode_indices(np.array([gt.task.space.config(int(i)).indices for i in gt.index[pick]]))
             sources.append(Source(gt.task.name or gt.task.key, feats.shape, x, y[pick], foreign=gt.foreign() is not None))
+        if corpus is not None:
+            sources += cls._corpus_sources(corpus, task, seed, sources, None)
         return cls(task, sources, ScheduleFeatures(task, schedule_cache) if schedule_cache else None)
 
     # ------------------------------------------------------------------ using
