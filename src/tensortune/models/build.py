@@ -250,9 +250,13 @@ class BuiltModel:
 
         return Contender(name, lambda ms: call_with_threads(self.threads, one, ms)), collect
 
+    def _modules(self) -> list[Any]:
+        """The VM executable's module and the modules it imports (the compiled functions)."""
+        return [self.executable.mod, *self.executable.mod.imports]
+
     def _kernel_library(self) -> Any:
         """The module of the model's compiled functions (the VM executable imports it)."""
-        mods = [self.executable.mod, *self.executable.mod.imports]
+        mods = self._modules()
         return next((m for m in mods[1:] if m.kind in ("llvm", "library", "static_library")), mods[-1])
 
     def parallel_functions(self) -> set[str]:
@@ -261,7 +265,7 @@ class BuiltModel:
         import re
 
         found: set[str] = set()
-        for m in [self.executable.mod, *self.executable.mod.imports]:
+        for m in self._modules():
             try:
                 ir = m.inspect_source("ll")
             except Exception:
