@@ -47,6 +47,37 @@ def test_dissimilar_sources_are_left_out_and_transferred_configs_are_valid(table
     assert not p1 and p1.initial_configs() == []
 
 
+def test_a_mapped_config_keeps_its_vector_width_and_register_block(tables):
+    """Schedule transfer maps the inner factors by absolute size: ResNet-18's 512-channel 7x7 conv's best
+    (two 16-lane vectors of output channels x 7 columns = 224 floats in registers) onto AlexNet's conv3
+    (256 channels, 13x13) keeps 16 lanes (knob by knob with equal weights it took 8: a fraction of 512 and a
+    log2 tie) and a register block within 2x of its size in floats (2 x 16 x 13 = 416 spills), and every
+    configuration it proposes on L2 is at least 70% of L2's optimum (they were 32-41% with the tie)."""
+    from tensortune.templates.cpu_conv2d import _register_block
+    from tensortune.transfer import TransferFeatures, TransferPrior
+
+    src, dst = tables["L8"], tables["L2"]
+    f8, f2 = TransferFeatures(src.task), TransferFeatures(dst.task)
+    best = src.task.space.config(int(src.index[int(np.argmax(src.gflops))]))
+    v8 = src.task.space.to_json(best)
+    assert v8["tile_f"][2:] == [2, 16] and v8["tile_x"][2] == 7  # the premise: 14 accumulators of 16 lanes
+    x = f8.encode_indices(np.array([best.indices]))[0, len(f8.shape):]
+    mapped = f2.nearest_config(x)
+    v2 = dst.task.space.to_json(mapped)
+    assert dst.task.space.is_valid(mapped)
+    assert v2["tile_f"][3] == 16
+    assert 0.5 <= _register_block(v2) / _register_block(v8) <= 2.0
+    # unweighted knob-by-knob choice (what the mapping was) halves the vector: the test can fail
+    naive = tuple(int(np.argmin(np.sum((t - x[c: c + t.shape[1]]) ** 2, axis=1)))
+                  for t, c in zip(f2._tables, np.cumsum([0] + [t.shape[1] for t in f2._tables])[:-1], strict=True))
+    assert dst.task.space.to_json(type(mapped)(naive))["tile_f"][3] == 8
+    prior = TransferPrior.from_tables(dst.task, [tables["L7"], src])
+    g = np.asarray(dst.gflops)
+    at = {int(i): k for k, i in enumerate(dst.index)}
+    shares = [g[at[dst.task.space.index_of(c)]] / g.max() for c in prior.initial_configs()]
+    assert shares and min(shares) >= 0.7
+
+
 def test_prior_from_a_database_of_other_tasks(tables, tmp_path):
     from tensortune.measure.replay import ReplayMeasurer
     from tensortune.storage import SQLiteStorage

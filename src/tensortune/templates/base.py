@@ -25,6 +25,9 @@ class Template(ABC):
     name: str = ""
     target_kind: str = "llvm"
     ops: tuple[str, ...] = ()
+    # the split-knob factors whose product is the register block (knob name -> factor positions): transfer
+    # keeps that product when it maps another shape's config onto this template's space
+    register_block: dict[str, tuple[int, ...]] = {}
 
     @abstractmethod
     def space(self, workload: Any) -> SearchSpace: ...

@@ -24,15 +24,19 @@ from tensortune.workloads.conv2d import Conv2d
 MAX_REGISTER_BLOCK = 1024  # floats accumulated per register block (f_r * f_v * y_r * x_r)
 
 
+# the factors accumulated in registers: output-channel vectors x lanes x rows x columns
+REGISTER_BLOCK = {"tile_f": (2, 3), "tile_y": (2,), "tile_x": (2,)}
+
+
 def _register_block(v: dict[str, Any]) -> int:
-    f, y, x = v["tile_f"], v["tile_y"], v["tile_x"]
-    return f[2] * f[3] * y[2] * x[2]
+    return int(np.prod([v[k][j] for k, js in REGISTER_BLOCK.items() for j in js]))
 
 
 class CpuConv2d(Template):
     name = "conv2d_nchw.llvm"
     target_kind = "llvm"
     ops = ("conv2d_nchw",)
+    register_block = REGISTER_BLOCK
 
     def space(self, wl: Conv2d) -> SearchSpace:
         oh, ow = wl.out_hw

@@ -14,6 +14,7 @@ factors per knob): :meth:`TransferFeatures.signature` says which.
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cached_property
 from typing import Any
@@ -104,6 +105,74 @@ class TransferFeatures:
     @cached_property
     def _tables(self) -> list[np.ndarray]:
         return [self._knob_columns(k)[0] for k in self.space.knobs]
+
+    @cached_property
+    def _mapping_weights(self) -> list[np.ndarray]:
+        """Per knob, the weight of each feature column when a config of another shape is mapped onto this
+        space (:meth:`nearest_config`). A split's factors run from the outer loop (what is left of the
+        extent) to the innermost (register tile, vector lanes): the inner ones are sized by the hardware,
+        not by the shape, so their absolute size (log2 column) weighs 2**j for factor j; fractions weigh 1.
+        Unweighted, a 512-channel conv's best [16, 1, 2, 16] mapped onto 256 channels as [16, 1, 2, 8]
+        (half the vector width; fraction and log2 tied) at 0.32-0.41 of AlexNet conv3's optimum."""
+        out = []
+        for knob, table in zip(self.space.knobs, self._tables, strict=True):
+            if knob.kind == "split":
+                w = [v for j in range(table.shape[1] // 2) for v in (2.0 ** j, 1.0)]
+            else:
+                w = [1.0] * table.shape[1]
+            out.append(np.array(w, dtype=np.float64))
+        return out
+
+    @cached_property
+    def _register_block(self) -> list[tuple[int, list[int]]]:
+        """(knob position, its log2 columns) of the factors whose product is the template's register block
+        (``Template.register_block``); empty where the template names none."""
+        from tensortune.templates import get_template
+
+        try:
+            named = get_template(self.task.template).register_block
+        except ValueError:
+            return []
+        pos = {k.name: i for i, k in enumerate(self.space.knobs)}
+        if not all(k in pos and self.space.knobs[pos[k]].kind == "split" for k in named):
+            return []
+        return [(pos[k], [2 * j for j in js]) for k, js in named.items()]
+
+    def nearest_config(self, knob_features: np.ndarray, candidates: int = 4) -> Any:
+        """The config of this space nearest to ``knob_features`` (another task's config in this encoding,
+        shape columns left out). Knob by knob (weighted by :attr:`_mapping_weights`), except that the knobs
+        of the template's register block are chosen together among each one's ``candidates`` nearest
+        options, so that the block keeps its size in floats (log2 distance, weight 4): a 7-column block
+        of two 16-lane vectors (14 accumulators) maps onto 13 columns as one vector, not as 26
+        accumulators that spill (240 against 412 GFLOP/s on AlexNet conv3). The first valid combination
+        wins; where none is valid, the knob-by-knob choice is returned (callers check validity)."""
+        from tensortune.space import Config
+
+        dists, col, cols = [], 0, []
+        for table, w in zip(self._tables, self._mapping_weights, strict=True):
+            want = np.asarray(knob_features[col: col + table.shape[1]], dtype=np.float64)
+            dists.append(np.sum(w * (table - want) ** 2, axis=1))
+            cols.append((col, want))
+            col += table.shape[1]
+        base = [int(np.argmin(d)) for d in dists]
+        if not self._register_block:
+            return Config(tuple(base))
+        target = sum(float(cols[i][1][c]) for i, cs in self._register_block for c in cs)
+        options = [(i, np.argsort(dists[i], kind="stable")[:candidates]) for i, _ in self._register_block]
+        scored = []
+        for pick in itertools.product(*(opts for _, opts in options)):
+            size = sum(float(self._tables[i][o][c]) for (i, cs), o in zip(self._register_block, pick, strict=True)
+                       for c in cs)
+            d = sum(float(dists[i][o]) for (i, _), o in zip(options, pick, strict=True))
+            scored.append((d + 4.0 * (size - target) ** 2, pick))
+        for _, pick in sorted(scored, key=lambda t: t[0]):
+            idx = list(base)
+            for (i, _), o in zip(options, pick, strict=True):
+                idx[i] = int(o)
+            cfg = Config(tuple(idx))
+            if self.space.is_valid(cfg):
+                return cfg
+        return Config(tuple(base))
 
     @property
     def width(self) -> int:

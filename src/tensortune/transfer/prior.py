@@ -11,7 +11,8 @@ tables (replay). It gives
   them, times ``1 / (1 + 8 own / plan_size)``, which falls as the task's own outcomes arrive: rankings
   transfer better than absolute times, and the task's own records are the truth;
 - :meth:`TransferPrior.initial_configs`: the best configs of the most similar tasks (distance of the
-  shape features) mapped onto the new task's space (per knob, the option whose features are nearest),
+  shape features) mapped onto the new task's space (per knob, the option whose features are nearest;
+  a split's inner factors keep their absolute size: ``TransferFeatures.nearest_config``),
   measured first instead of random ones.
 """
 
@@ -225,7 +226,7 @@ class TransferPrior:
             for i in np.argsort(-src.y, kind="stable"):
                 if src.y[i] <= 0 or taken >= per_source or len(out) >= k:
                     break
-                cfg = _nearest(own, src.x[i, n_shape:])
+                cfg = own.nearest_config(src.x[i, n_shape:])
                 idx = space.index_of(cfg)
                 if idx in seen or not space.is_valid(cfg):
                     continue
@@ -277,14 +278,3 @@ def _capped(src: Source, rng: np.random.Generator) -> Source:
         return src
     pick = rng.permutation(len(src.y))[:MAX_ROWS_PER_SOURCE]
     return Source(src.name, src.shape, src.x[pick], src.y[pick], src.foreign, src.prior_weight, src.corpus)
-
-
-def _nearest(own: TransferFeatures, knob_features: np.ndarray) -> Config:
-    """The config of ``own``'s space whose knob features are nearest, knob by knob."""
-    out, col = [], 0
-    for table in own._tables:  # noqa: SLF001 - the per-knob feature tables are this package's own
-        w = table.shape[1]
-        want = knob_features[col: col + w]
-        out.append(int(np.argmin(np.sum((table - want) ** 2, axis=1))))
-        col += w
-    return Config(tuple(out))
