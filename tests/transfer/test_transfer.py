@@ -144,6 +144,35 @@ def test_bench_transfer_reads_tables_from_a_directory(tmp_path, capsys):
     assert all(len(r["curve"]) == 6 for r in doc["runs"])
 
 
+def test_bench_transfer_holds_a_layer_without_a_table_out_live(tmp_path, capsys):
+    """`bench transfer --live L6`: L6 has no table, so its runs measure real kernels on this CPU with the
+    table layers as sources (the transferred run says which), the report counts reach against the best any
+    run of L6 found and says so; bad --live values are one clear error."""
+    import json
+
+    from tensortune.cli.main import main
+
+    out = tmp_path / "r"
+    base = ["bench", "transfer", "--layers", "L7,L8", "--recipes", "autotvm", "--seeds", "0", "--trials", "3",
+            "--no-progress", "--out"]
+    assert main([*base, str(out), "--live", "L6"]) == 0
+    doc = json.loads((out / "results.json").read_text())
+    live = [r for r in doc["runs"] if r["layer"] == "L6"]
+    assert {(r["transfer"], r.get("live")) for r in live} == {(False, True), (True, True)}
+    assert all(len(r["curve"]) == 3 and r["curve"][-1] > 0 for r in live)
+    assert next(r for r in live if r["transfer"])["sources"]  # L7 and L8 resemble L6 (3x3 convs)
+    assert doc["optimum"]["L6"] == max(r["curve"][-1] for r in live)
+    assert doc["live_machine"]["llvm_cpu"]
+    report = (out / "report.md").read_text()
+    assert "| L6 (live) | autotvm | knobs |" in report and "best config any run of the layer found" in report
+    capsys.readouterr()
+    assert main([*base, str(tmp_path / "bad"), "--live", "L8"]) == 2  # L8 has a table: replay it instead
+    assert main([*base, str(tmp_path / "bad2"), "--live", "L9"]) == 2
+    assert main([*base, str(tmp_path / "bad3"), "--live", "L6", "--features", "schedule"]) == 2
+    err = capsys.readouterr().err
+    assert "--live takes evaluation layers" in err and "not L9" in err and "for replay" in err
+
+
 @pytest.mark.slow
 def test_bench_transfer_compares_knob_and_schedule_features_and_caches_them(tmp_path):
     """`bench transfer --features knobs,schedule`: a transferred run per feature set (the schedule one's

@@ -7,6 +7,11 @@ a run needs to reach 95% of the table's optimum, median over the seeds, and the 
 budget. Replay answers from the tables, so this measures search efficiency, not this machine; the
 tables say which machine measured them (``machine`` in each table).
 
+With ``live`` layers (evaluation layers without a table: L3-L6 hold 4,800-18,816 configs each, hours to
+measure completely), each of them is held out on this CPU instead: its runs measure real kernels (the
+tables' protocol), their sources are every table layer, and the figure is how many measurements a run
+needs to reach 95% of the best config any run of the layer found.
+
 Results go to ``results.json`` (a rerun with the same settings resumes) and ``report.md``.
 """
 
@@ -41,6 +46,8 @@ class TransferConfig:
     # MetaSchedule's PerStoreFeature of each config's program ("schedule", transfer/schedule_features.py),
     # and/or the knob features with the shipped corpus as sources beside the tables ("knobs+corpus")
     features: list[str] = field(default_factory=lambda: ["knobs"])
+    # evaluation layers without a table, held out live on this CPU (sources: every layer of ``layers``)
+    live: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         from tensortune.bench.groundtruth import available_tables
@@ -59,6 +66,15 @@ class TransferConfig:
             raise ValueError(f"--features takes {', '.join(FEATURES)}; not {', '.join(bad) or 'nothing'}")
         if self.trials < 1 or not self.seeds or not 0 < self.reach <= 1:
             raise ValueError("transfer needs a positive budget, a seed, and 0 < reach <= 1")
+        from tensortune.workloads.layer_tables import EVAL_LAYERS
+
+        bad_live = [x for x in self.live if x not in EVAL_LAYERS or x in self.layers]
+        if bad_live:
+            raise ValueError(f"--live takes evaluation layers ({', '.join(EVAL_LAYERS)}) not among --layers; "
+                             f"not {', '.join(bad_live)}")
+        if self.live and "schedule" in self.features:
+            raise ValueError("--features schedule is for replay: a live search would pay 10-27 ms a candidate "
+                             "for PerStoreFeature; hold live layers out with knobs or knobs+corpus")
 
 
 def run_one(held: Any, sources: list[Any], recipe: str, seed: int, trials: int, transfer: bool,
@@ -67,16 +83,37 @@ def run_one(held: Any, sources: list[Any], recipe: str, seed: int, trials: int, 
     ``schedule_cache`` (a directory for the features), the cost model learns on PerStoreFeature; with
     ``corpus``, the corpus's tasks are sources too."""
     from tensortune.measure.replay import ReplayMeasurer
+
+    return _search(held.task, ReplayMeasurer([held]), sources, recipe, seed, trials, transfer,
+                   schedule_cache=schedule_cache, corpus=corpus)
+
+
+def run_live(layer: str, sources: list[Any], recipe: str, seed: int, trials: int, transfer: bool,
+             corpus: Any = None) -> dict[str, Any]:
+    """One run on evaluation layer ``layer`` measured on this CPU (the ground-truth template, target and
+    timing protocol, so its records are what a table of it would hold); sources as :func:`run_one`."""
+    from tensortune.bench.groundtruth import GT_MIN_REPEAT_MS, GT_REPEAT, groundtruth_task
+    from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
+    from tensortune.storage.tables import GT_BUILD_WORKERS
+
+    task = groundtruth_task(layer)
+    with TvmMeasurer(build_workers=GT_BUILD_WORKERS, run_threads=int(task.target.get("num-cores", 1)),
+                     timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
+        return _search(task, m, sources, recipe, seed, trials, transfer, corpus=corpus)
+
+
+def _search(task: Any, measurer: Any, sources: list[Any], recipe: str, seed: int, trials: int, transfer: bool,
+            schedule_cache: str | None = None, corpus: Any = None) -> dict[str, Any]:
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer import TransferPrior
     from tensortune.tuners import Budget, Tuner, create
 
-    prior = (TransferPrior.from_tables(held.task, sources, seed, schedule_cache=schedule_cache, corpus=corpus)
+    prior = (TransferPrior.from_tables(task, sources, seed, schedule_cache=schedule_cache, corpus=corpus)
              if transfer else None)
     t0 = time.perf_counter()
-    strat = create(recipe, held.task.space, seed, transfer=prior or None)
+    strat = create(recipe, task.space, seed, transfer=prior or None)
     with tempfile.TemporaryDirectory(prefix="tensortune-transfer-") as d:
-        s = Tuner(held.task, strat, ReplayMeasurer([held]), SQLiteStorage(Path(d) / "r.db"), Budget(trials=trials),
+        s = Tuner(task, strat, measurer, SQLiteStorage(Path(d) / "r.db"), Budget(trials=trials),
                   tuner_name=recipe, seed=seed, remeasure_best=False,
                   initial_configs=prior.initial_configs() if prior else None).run()
     return {"curve": [round(v, 4) for v in s.curve], "wall_s": time.perf_counter() - t0,
@@ -87,7 +124,10 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
     from tensortune.bench.groundtruth import load_table
     from tensortune.transfer.corpus import default_corpus
 
-    res = ResultsFile(out / "results.json", asdict(cfg), command, sections=("runs",))
+    conf = asdict(cfg)
+    if not cfg.live:
+        del conf["live"]  # results written before --live existed resume
+    res = ResultsFile(out / "results.json", conf, command, sections=("runs",))
     tables = {name: load_table(name, cfg.tables) for name in cfg.layers}
     corpus = None
     if "knobs+corpus" in cfg.features:  # the corpus of the CPU the tables were measured on, if shipped
@@ -97,25 +137,37 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
             raise ValueError("--features knobs+corpus: this install ships no corpus")
         res.doc["corpus"] = corpus.describe()
     for seed in cfg.seeds:  # seeds outermost, modes interleaved
-        for held in cfg.layers:
+        for held in [*cfg.layers, *cfg.live]:
+            live = held in cfg.live
             others = [tables[x] for x in cfg.layers if x != held]
             for recipe in cfg.recipes:
                 for transfer, feats in [(False, None)] + [(True, f) for f in cfg.features]:
                     if any(_features(x) == feats
                            for x in res.find_all("runs", layer=held, recipe=recipe, seed=seed, transfer=transfer)):
                         continue
-                    cache = str(out / "schedule-features") if feats == "schedule" else None
-                    r = run_one(tables[held], others, recipe, seed, cfg.trials, transfer, schedule_cache=cache,
-                                corpus=corpus if feats == "knobs+corpus" else None)
+                    use = corpus if feats == "knobs+corpus" else None
+                    if live:
+                        r = run_live(held, others, recipe, seed, cfg.trials, transfer, corpus=use)
+                    else:
+                        cache = str(out / "schedule-features") if feats == "schedule" else None
+                        r = run_one(tables[held], others, recipe, seed, cfg.trials, transfer, schedule_cache=cache,
+                                    corpus=use)
                     res.add("runs", {"layer": held, "recipe": recipe, "seed": seed, "transfer": transfer,
-                                     **({"features": feats} if transfer else {}), **r})
+                                     **({"features": feats} if transfer else {}), **({"live": True} if live else {}),
+                                     **r})
                     if progress:
                         print(f"  {held} {recipe:10s} seed {seed} "
                               f"{f'with transfer ({feats})' if transfer else 'without transfer'}: "
                               f"best {r['curve'][-1]:.1f} GFLOP/s", flush=True)
     res.doc["optimum"] = {name: float(gt.task.flops / np.min(gt.cost[np.isfinite(gt.cost)]) / 1e9)
                           for name, gt in tables.items()}
+    for name in cfg.live:  # no table: the best config any run of the layer found
+        res.doc["optimum"][name] = max(r["curve"][-1] for r in res.doc["runs"] if r["layer"] == name)
     res.doc["machines"] = {name: gt.meta.get("machine", {}) for name, gt in tables.items()}
+    if cfg.live:
+        from tensortune.bench.groundtruth import machine_description
+
+        res.doc["live_machine"] = machine_description()
     res.finish()
     return res.doc
 
@@ -130,10 +182,10 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     reach = cfg["reach"]
     rows = []
-    for layer in cfg["layers"]:
+    for layer in [*cfg["layers"], *cfg.get("live", [])]:
         opt = doc["optimum"][layer]
         for recipe, feats in ((r, f) for r in cfg["recipes"] for f in cfg.get("features", ["knobs"])):
-            cells = [layer, recipe, feats]
+            cells = [f"{layer} (live)" if layer in cfg.get("live", []) else layer, recipe, feats]
             fig = {}
             for transfer in (False, True):
                 runs = [r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
@@ -165,6 +217,13 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
              "('schedule'); 'knobs+corpus': knob features, and the shipped corpus's tasks are sources beside the "
              f"tables ({doc.get('corpus', 'no corpus')}; it weighs 1/(1 + n/512) for the n records the tables give, "
              "as in a run on a database of n records). Replay "
-             f"answers from the tables (measured on: {', '.join(sorted(map(str, machines)))}).", "",
-             table(head, rows), ""]
+             f"answers from the tables (measured on: {', '.join(sorted(map(str, machines)))}).", ""]
+    if cfg.get("live"):
+        m = doc.get("live_machine", {})
+        optima = ", ".join(f"{x}: {doc['optimum'][x]:.1f} GFLOP/s" for x in cfg["live"])
+        lines += [f"Layers marked (live) have no table: their runs measured real kernels on {m.get('cpu', '?')} "
+                  f"({m.get('llvm_cpu', 'LLVM CPU not recorded')}) with the tables' protocol, their sources are all "
+                  "the table layers, and their optimum is the best config any run of the layer found "
+                  f"({optima}).", ""]
+    lines += [table(head, rows), ""]
     return write_markdown(out, lines)

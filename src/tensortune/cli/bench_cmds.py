@@ -146,7 +146,8 @@ def cmd_bench_transfer(args: argparse.Namespace) -> int:
 
     try:
         cfg = TransferConfig(layers=_names(args.layers), recipes=_names(args.recipes), seeds=ints(args.seeds, "--seeds"),
-                             trials=args.trials, tables=args.tables, features=_names(args.features))
+                             trials=args.trials, tables=args.tables, features=_names(args.features),
+                             live=_names(args.live) if args.live else [])
     except ValueError as e:
         raise UserError(str(e)) from None
     warn_foreign_tables(cfg.layers, cfg.tables)

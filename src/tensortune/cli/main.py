@@ -309,6 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "(knob features relative to the shape), schedule (MetaSchedule's PerStoreFeature of each config's "
                     "program, cached under OUT/schedule-features), knobs+corpus (knob features, and the shipped corpus of "
                     "the tables' CPU as sources beside the other tables), or several, comma-separated")
+    tf.add_argument("--live", default="", help="evaluation layers without a table (e.g. L3,L6), held out on this "
+                    "CPU: real measurements, the table layers as sources, reach counted against the best any run "
+                    "of the layer found")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     ch = suites.add_parser("chameleon", help="Chameleon: candidate-set size and walk length against plan quality, "
