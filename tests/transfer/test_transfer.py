@@ -251,3 +251,25 @@ def test_bench_transfer_with_the_corpus_adds_its_similar_tasks_as_faded_sources(
     assert len(weights) == 1 and 0 < weights.pop() < 1
     with pytest.raises(ValueError, match="knob features only"):
         TransferPrior.from_tables(l8.task, [l7], schedule_cache=str(tmp_path / "c"), corpus=corpus)
+
+
+def test_the_transfer_report_counts_a_run_that_never_reaches_as_infinite(tmp_path):
+    """Two of three runs never reach 95%: the median is not the one that did (it was, when the median skipped
+    infinities, so 1 of 3 reached showed as a median of 2 measurements)."""
+    from tensortune.bench.transfer import write_transfer_report
+
+    cfg = {"layers": ["L7", "L8"], "recipes": ["autotvm"], "seeds": [0, 1, 2], "trials": 4, "reach": 0.95,
+           "features": ["knobs"]}
+    runs = []
+    for layer in ("L7", "L8"):
+        for seed in range(3):
+            runs.append({"layer": layer, "recipe": "autotvm", "seed": seed, "transfer": False, "sources": [],
+                         "curve": [50.0, 100.0, 100.0, 100.0]})
+            late = [10.0, 100.0, 100.0, 100.0] if seed == 0 else [10.0, 20.0, 30.0, 40.0]
+            runs.append({"layer": layer, "recipe": "autotvm", "seed": seed, "transfer": True, "features": "knobs",
+                         "sources": ["x"], "curve": late})
+    doc = {"config": cfg, "command": "test", "runs": runs, "optimum": {"L7": 100.0, "L8": 100.0}}
+    text = write_transfer_report(doc, tmp_path).read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| L7 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[3:9] == ["2", "3/3", "100.0%", "> 4", "1/3", "40.0%"]

@@ -17,6 +17,7 @@ Results go to ``results.json`` (a rerun with the same settings resumes) and ``re
 
 from __future__ import annotations
 
+import statistics
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -191,7 +192,9 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
                 runs = [r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
                         and _features(r) == (feats if transfer else None)]
                 hits = [trials_to_reach(r["curve"], reach * opt) for r in runs]
-                fig[transfer] = median([h if h is not None else float("inf") for h in hits])
+                # a run that never reaches counts as infinite (core.stats.median would skip it)
+                fig[transfer] = (statistics.median([h if h is not None else float("inf") for h in hits])
+                                 if hits else float("nan"))
                 reached = sum(h is not None for h in hits)
                 best = median([r["curve"][-1] / opt for r in runs])
                 srcs = sorted({s for r in runs for s in r["sources"]})
