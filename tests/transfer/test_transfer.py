@@ -273,3 +273,28 @@ def test_the_transfer_report_counts_a_run_that_never_reaches_as_infinite(tmp_pat
     row = next(line for line in text.splitlines() if line.startswith("| L7 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[3:9] == ["2", "3/3", "100.0%", "> 4", "1/3", "40.0%"]
+
+
+def test_first_configs_are_mapped_on_knob_features_when_the_model_learns_on_schedule_features(tables, monkeypatch,
+                                                                                             tmp_path):
+    """With PerStoreFeature as the cost model's features, the sources' rows are in those features; the mapping
+    of their best configs must still read knob features (it sliced the PerStoreFeature vector as if it were
+    knob features). The stand-in below is only the feature extractor (PerStoreFeature costs 10-27 ms a config):
+    other columns, of another width, than the knob features."""
+    import tensortune.transfer.schedule_features as sf
+    from tensortune.transfer import TransferPrior
+
+    class OtherColumns:
+        def __init__(self, task, cache):
+            self.task = task
+
+        def encode_indices(self, idx):
+            idx = np.asarray(idx)
+            return np.random.default_rng(len(idx)).normal(size=(len(idx), 37))
+
+    monkeypatch.setattr(sf, "ScheduleFeatures", OtherColumns)
+    srcs = [tables["L7"], tables["L8"]]
+    knobs = TransferPrior.from_tables(tables["L2"].task, srcs, 0)
+    sched = TransferPrior.from_tables(tables["L2"].task, srcs, 0, schedule_cache=str(tmp_path))
+    assert sched.sources[0].x.shape[1] == 37 and sched.sources[0].knob_x is not None
+    assert sched.initial_configs() == knobs.initial_configs() and knobs.initial_configs()

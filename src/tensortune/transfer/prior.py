@@ -47,6 +47,13 @@ class Source:
     foreign: bool = False  # measured on another CPU than this one (its weight is cut to FOREIGN_WEIGHT)
     prior_weight: float = 1.0  # a corpus source's fade (see transfer/corpus.py); 1 for the user's own records
     corpus: bool = False  # from the shipped corpus, not the user's database
+    # the knob features of the same rows where ``x`` is in other features (PerStoreFeature): the mapping of its
+    # best configs onto another space (``initial_configs``) reads knob features; None: ``x`` is in them
+    knob_x: np.ndarray | None = None
+
+    @property
+    def mapping_x(self) -> np.ndarray:
+        return self.x if self.knob_x is None else self.knob_x
 
 
 class TransferPrior:
@@ -201,9 +208,11 @@ class TransferPrior:
                 continue
             y = np.where(np.isfinite(gt.cost) & (gt.cost > 0), gt.task.flops / np.where(gt.cost > 0, gt.cost, 1.0), 0.0)
             pick = rng.permutation(len(y))[:MAX_ROWS_PER_SOURCE]
-            model_feats = ScheduleFeatures(gt.task, schedule_cache) if schedule_cache else feats
-            x = model_feats.encode_indices(np.array([gt.task.space.config(int(i)).indices for i in gt.index[pick]]))
-            sources.append(Source(gt.task.name or gt.task.key, feats.shape, x, y[pick], foreign=gt.foreign() is not None))
+            idx = np.array([gt.task.space.config(int(i)).indices for i in gt.index[pick]])
+            knob_x = feats.encode_indices(idx)
+            x = ScheduleFeatures(gt.task, schedule_cache).encode_indices(idx) if schedule_cache else knob_x
+            sources.append(Source(gt.task.name or gt.task.key, feats.shape, x, y[pick], foreign=gt.foreign() is not None,
+                                  knob_x=knob_x if schedule_cache else None))
         if corpus is not None:
             sources += cls._corpus_sources(corpus, task, seed, sources, None)
         return cls(task, sources, ScheduleFeatures(task, schedule_cache) if schedule_cache else None)
@@ -226,7 +235,7 @@ class TransferPrior:
             for i in np.argsort(-src.y, kind="stable"):
                 if src.y[i] <= 0 or taken >= per_source or len(out) >= k:
                     break
-                cfg = own.nearest_config(src.x[i, n_shape:])
+                cfg = own.nearest_config(src.mapping_x[i, n_shape:])
                 idx = space.index_of(cfg)
                 if idx in seen or not space.is_valid(cfg):
                     continue
@@ -277,4 +286,5 @@ def _capped(src: Source, rng: np.random.Generator) -> Source:
     if len(src.y) <= MAX_ROWS_PER_SOURCE:
         return src
     pick = rng.permutation(len(src.y))[:MAX_ROWS_PER_SOURCE]
-    return Source(src.name, src.shape, src.x[pick], src.y[pick], src.foreign, src.prior_weight, src.corpus)
+    return Source(src.name, src.shape, src.x[pick], src.y[pick], src.foreign, src.prior_weight, src.corpus,
+                  None if src.knob_x is None else src.knob_x[pick])
