@@ -11,3 +11,4 @@ for m in resnet18 vgg16; do
   run $m-200-with tune --model $m --trials 200 --compare onnxruntime,eager --db t-$m-200-with.db --out $m-200-with.json
   run $m-1000-without tune --model $m --trials 1000 --compare onnxruntime,eager --no-transfer --db t-$m-1000-without.db --out $m-1000-without.json
 done
+# summary.md: in this directory, python3 ../models-znver5-s32/summary.py > summary.md (it reads the reports present)

@@ -74,6 +74,15 @@ def groundtruth_task(layer: str, target: dict[str, Any] | None = None) -> Task:
     return make_task(wl, GT_TEMPLATE, target or default_cpu_target(), name=name)
 
 
+def groundtruth_measurer(task: Task) -> Any:
+    """The tables' measurement protocol for ``task`` (its target's cores, GT_REPEAT runs of at least
+    GT_MIN_REPEAT_MS, GT_BUILD_WORKERS builders); a context manager."""
+    from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
+
+    return TvmMeasurer(build_workers=GT_BUILD_WORKERS, run_threads=int(task.target.get("num-cores", 1)),
+                       timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS))
+
+
 def check_cpu_target(target: dict[str, Any]) -> None:
     """ValueError unless ``target`` is an LLVM CPU target whose code this CPU can run with its core count."""
     from tensortune.hardware.specs import CPU_TARGETS, runnable_targets
@@ -94,7 +103,6 @@ def measure_table(layer: str, db_path: str | os.PathLike[str], out_dir: str | os
     """Measure every valid config of ``layer``'s reduced space (resumable through ``db_path``) and
     write its table. ``target``: an LLVM target this CPU can run (an ISA level and a core count: the
     kernels run on that many threads); default this CPU with all its cores. Returns the table."""
-    from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
     from tensortune.storage.sqlite import SQLiteStorage
     from tensortune.tuners.loop import Budget, Tuner
     from tensortune.tuners.recipes import create
@@ -107,8 +115,7 @@ def measure_table(layer: str, db_path: str | os.PathLike[str], out_dir: str | os
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     storage = SQLiteStorage(db_path)
     try:
-        with TvmMeasurer(build_workers=GT_BUILD_WORKERS, run_threads=int(task.target.get("num-cores", 1)),
-                         timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
+        with groundtruth_measurer(task) as m:
             tuner = Tuner(task, create("grid", sp), m, storage, Budget(trials=n_valid), tuner_name="groundtruth",
                           batch_size=batch_size, progress=progress, remeasure_best=False)
             summary = tuner.run()

@@ -93,13 +93,10 @@ def run_live(layer: str, sources: list[Any], recipe: str, seed: int, trials: int
              corpus: Any = None) -> dict[str, Any]:
     """One run on evaluation layer ``layer`` measured on this CPU (the ground-truth template, target and
     timing protocol, so its records are what a table of it would hold); sources as :func:`run_one`."""
-    from tensortune.bench.groundtruth import GT_MIN_REPEAT_MS, GT_REPEAT, groundtruth_task
-    from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
-    from tensortune.storage.tables import GT_BUILD_WORKERS
+    from tensortune.bench.groundtruth import groundtruth_measurer, groundtruth_task
 
     task = groundtruth_task(layer)
-    with TvmMeasurer(build_workers=GT_BUILD_WORKERS, run_threads=int(task.target.get("num-cores", 1)),
-                     timing=TimingPolicy(repeat=GT_REPEAT, min_repeat_ms=GT_MIN_REPEAT_MS)) as m:
+    with groundtruth_measurer(task) as m:
         return _search(task, m, sources, recipe, seed, trials, transfer, corpus=corpus)
 
 
@@ -183,10 +180,11 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     reach = cfg["reach"]
     rows = []
-    for layer in [*cfg["layers"], *cfg.get("live", [])]:
+    live = cfg.get("live", [])
+    for layer in [*cfg["layers"], *live]:
         opt = doc["optimum"][layer]
         for recipe, feats in ((r, f) for r in cfg["recipes"] for f in cfg.get("features", ["knobs"])):
-            cells = [f"{layer} (live)" if layer in cfg.get("live", []) else layer, recipe, feats]
+            cells = [f"{layer} (live)" if layer in live else layer, recipe, feats]
             fig = {}
             for transfer in (False, True):
                 runs = [r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
@@ -221,9 +219,9 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
              f"tables ({doc.get('corpus', 'no corpus')}; it weighs 1/(1 + n/512) for the n records the tables give, "
              "as in a run on a database of n records). Replay "
              f"answers from the tables (measured on: {', '.join(sorted(map(str, machines)))}).", ""]
-    if cfg.get("live"):
+    if live:
         m = doc.get("live_machine", {})
-        optima = ", ".join(f"{x}: {doc['optimum'][x]:.1f} GFLOP/s" for x in cfg["live"])
+        optima = ", ".join(f"{x}: {doc['optimum'][x]:.1f} GFLOP/s" for x in live)
         lines += [f"Layers marked (live) have no table: their runs measured real kernels on {m.get('cpu', '?')} "
                   f"({m.get('llvm_cpu', 'LLVM CPU not recorded')}) with the tables' protocol, their sources are all "
                   "the table layers, and their optimum is the best config any run of the layer found "

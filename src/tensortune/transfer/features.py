@@ -148,16 +148,16 @@ class TransferFeatures:
         wins; where none is valid, the knob-by-knob choice is returned (callers check validity)."""
         from tensortune.space import Config
 
-        dists, col, cols = [], 0, []
+        dists, wants, col = [], [], 0
         for table, w in zip(self._tables, self._mapping_weights, strict=True):
             want = np.asarray(knob_features[col: col + table.shape[1]], dtype=np.float64)
             dists.append(np.sum(w * (table - want) ** 2, axis=1))
-            cols.append((col, want))
+            wants.append(want)
             col += table.shape[1]
         base = [int(np.argmin(d)) for d in dists]
         if not self._register_block:
             return Config(tuple(base))
-        target = sum(float(cols[i][1][c]) for i, cs in self._register_block for c in cs)
+        target = sum(float(wants[i][c]) for i, cs in self._register_block for c in cs)
         options = [(i, np.argsort(dists[i], kind="stable")[:candidates]) for i, _ in self._register_block]
         scored = []
         for pick in itertools.product(*(opts for _, opts in options)):
