@@ -465,6 +465,44 @@ def test_tensortune_strategy_resumes_from_metaschedule_database(task_env) -> Non
     assert len(set(traces)) == 12  # and the second proposed nothing the first had measured
 
 
+@pytest.mark.slow
+def test_metaschedule_peer_resumes_an_interrupted_run_within_its_budget(task_env) -> None:
+    """The MetaSchedule peer of ``tune --model --compare metaschedule`` (2 h at 2,000 measurements on 2
+    cores) can be interrupted and rerun: the records of the earlier session count toward the budget,
+    a torn last record (killed mid-append) is dropped, and the wall time adds up the sessions."""
+    import time
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import MS_RECORDS, MS_WALL, tune_with_metaschedule
+
+    conv, _ = _tiny_conv_task(task_env)
+    work, target = str(task_env / "ms-peer"), default_cpu_target()
+    said: list[str] = []
+    _, wall1 = tune_with_metaschedule([conv], target, 4, work, per_iter=4, status=said.append)
+    rec = os.path.join(work, MS_RECORDS)
+    first = open(rec).read().splitlines()
+    assert len(first) == 4 and wall1 > 0 and not said
+    # a killed second session: it logged its start, measured nothing, and left a torn line behind
+    sessions = json.load(open(os.path.join(work, MS_WALL)))
+    killed = time.time() - 1000.0
+    sessions.append({"start": killed, "end": None})
+    json.dump(sessions, open(os.path.join(work, MS_WALL), "w"))
+    with open(rec, "a") as f:
+        f.write(first[-1][: len(first[-1]) // 2])
+    os.utime(rec, (killed + 10.0, killed + 10.0))  # its last record came 10 s after it started
+    db, wall = tune_with_metaschedule([conv], target, 6, work, per_iter=4, status=said.append)
+    lines = open(rec).read().splitlines()
+    assert lines[:4] == first and len(lines) == 6  # only the missing 2 were tuned, after the 4 kept
+    assert len(db.get_all_tuning_records()) == 6
+    assert "resuming, 4 of 6" in said[0]
+    # the killed session counts up to its last record (the file's mtime, kept by the repair), not to now
+    assert wall1 + 10.0 < wall < wall1 + 10.0 + 300.0
+    said.clear()
+    _, wall_again = tune_with_metaschedule([conv], target, 6, work, per_iter=4, status=said.append)
+    assert len(open(rec).read().splitlines()) == 6 and "already fill the budget" in said[0]
+    assert wall_again == pytest.approx(wall, abs=1e-6)
+
+
 def test_metaschedule_logging_survives_foreign_handlers(tmp_path) -> None:
     """Regression (CI stop 12): after one MetaSchedule run, pytest attaches an unnamed capture handler
     to MetaSchedule's non-propagating logger, and the next tune_tir crashed in its logging set-up."""

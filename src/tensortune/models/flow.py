@@ -253,11 +253,92 @@ def _run_id(r: TaskRow, recipe: str, seed: int) -> str:
     return make_run_id(r.task, f"model-{recipe}", seed)
 
 
+MS_RECORDS = "database_tuning_record.json"
+MS_WORKLOADS = "database_workload.json"
+MS_WALL = "tensortune-wall.json"  # wall time of every (possibly interrupted) tuning session in the work dir
+
+
+def repair_json_lines(path: str) -> int:
+    """Drop a torn last line (a process killed mid-append) from a JSON-lines file; returns the number of
+    whole lines. MetaSchedule's JSON database appends one line per record and cannot load a torn one."""
+    import json
+    import os
+
+    if not os.path.exists(path):
+        return 0
+    with open(path, "rb") as f:
+        lines = f.read().splitlines(keepends=True)
+    good = 0
+    for line in lines:
+        try:
+            json.loads(line)
+        except ValueError:
+            break
+        good += 1
+    if good < len(lines):
+        if good < len(lines) - 1:
+            raise ValueError(f"{path}: line {good + 1} of {len(lines)} is not JSON (only a torn last line is "
+                             "repaired); move the work directory away to start MetaSchedule afresh")
+        st = os.stat(path)
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.writelines(lines[:good])
+        os.replace(tmp, path)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # the time of the last record, as it was
+    return good
+
+
+def _sessions(work_dir: str) -> list[dict[str, Any]]:
+    import json
+    import os
+
+    path = os.path.join(work_dir, MS_WALL)
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return list(json.load(f))
+
+
+def _save_sessions(work_dir: str, sessions: list[dict[str, Any]]) -> None:
+    import json
+    import os
+
+    path = os.path.join(work_dir, MS_WALL)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(sessions, f)
+    os.replace(tmp, path)
+
+
+def close_killed_sessions(work_dir: str) -> float:
+    """End every earlier session that never recorded its end (killed) at its last record (the records
+    file's modification time, read before anything more is appended), and return the seconds all
+    earlier sessions took."""
+    import os
+
+    sessions = _sessions(work_dir)
+    rec = os.path.join(work_dir, MS_RECORDS)
+    last = os.path.getmtime(rec) if os.path.exists(rec) else 0.0
+    for s in sessions:
+        if s.get("end") is None:
+            s["end"] = max(s["start"], last)
+    if sessions:
+        _save_sessions(work_dir, sessions)
+    return sum(s["end"] - s["start"] for s in sessions)
+
+
 def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trials: int, work_dir: str,
-                           seed: int = 0, per_iter: int = 64, log_path: str | None = None) -> tuple[Any, float]:
+                           seed: int = 0, per_iter: int = 64, log_path: str | None = None,
+                           status: Callable[[str], None] = lambda _m: None) -> tuple[Any, float]:
     """MetaSchedule's own tuner (default space, XGBoost model, evolutionary search, gradient task
     scheduler) on the same extracted tasks with the same total budget. Returns its database and the
-    wall time. Its runner processes get the target's core count, as ours do (see core/threads.py)."""
+    wall time (of every session in ``work_dir``). Its runner processes get the target's core count, as
+    ours do (see core/threads.py).
+
+    Resumable: the records already in ``work_dir``'s database (an interrupted run's) count toward the
+    budget, and only the rest is tuned. MetaSchedule seeds its search from that database's best
+    records but starts its cost model and task scheduler afresh, so an interrupted run is not the same
+    search as one unbroken run."""
     import os
 
     import tvm
@@ -269,8 +350,18 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
 
     tgt = tvm.target.Target(target)
     os.makedirs(work_dir, exist_ok=True)  # tune_tasks writes its JSON database there but does not create it
+    earlier = close_killed_sessions(work_dir)
+    repair_json_lines(os.path.join(work_dir, MS_WORKLOADS))
+    done = repair_json_lines(os.path.join(work_dir, MS_RECORDS))
+    if done >= trials:
+        status(f"MetaSchedule: its {done} records in {work_dir} already fill the budget of {trials}")
+        return ms.database.JSONDatabase(work_dir=work_dir), earlier
+    if done:
+        status(f"MetaSchedule: resuming, {done} of {trials} measurements already in {work_dir} "
+               f"({earlier:.0f} s of tuning); tuning the other {trials - done}")
     set_default_threads(target_cores(target))  # inherited by LocalRunner's worker processes
-    t0 = time.perf_counter()
+    session = {"start": time.time(), "end": None}
+    _save_sessions(work_dir, [*_sessions(work_dir), session])
     ctxs, weights = [], []
     for t in tasks:
         ctxs.append(ms.TuneContext(mod=t.mod, target=tgt, space_generator="post-order-apply",
@@ -280,11 +371,14 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
     runner = ms.runner.LocalRunner(evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=20))
     try:
         with native_log(log_path):
-            db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir, max_trials_global=trials,
-                                    num_trials_per_iter=per_iter, builder=cpu_builder(), runner=runner)
+            db = ms.tune.tune_tasks(tasks=ctxs, task_weights=weights, work_dir=work_dir,
+                                    max_trials_global=trials - done, num_trials_per_iter=per_iter,
+                                    builder=cpu_builder(), runner=runner)
     finally:
         close_runner(runner)
-    return db, time.perf_counter() - t0
+    session["end"] = time.time()
+    _save_sessions(work_dir, [*_sessions(work_dir)[:-1], session])
+    return db, earlier + session["end"] - session["start"]
 
 
 def metaschedule_best(tasks: list[ModelTask], db: Any) -> list[tuple[int, float | None]]:

@@ -216,7 +216,7 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
                f"{ms_per_iter} per iteration; work dir {ms_dir}")
         ms_db, rep.metaschedule_tuning_wall_s = tune_with_metaschedule(result.tasks, target, ms_trials, ms_dir,
                                                                        seed=seed, per_iter=ms_per_iter,
-                                                                       log_path=log_path)
+                                                                       log_path=log_path, status=status)
         for row, (n, best) in zip(rep.tasks, metaschedule_best(result.tasks, ms_db), strict=True):
             row["metaschedule_trials"], row["metaschedule_best_s"] = n, best
         builds["MetaSchedule"] = build_model(model, target, ms_db, log_path=log_path)
