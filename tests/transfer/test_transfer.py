@@ -155,22 +155,56 @@ def test_bench_transfer_holds_a_layer_without_a_table_out_live(tmp_path, capsys)
     out = tmp_path / "r"
     base = ["bench", "transfer", "--layers", "L7,L8", "--recipes", "autotvm", "--seeds", "0", "--trials", "3",
             "--no-progress", "--out"]
-    assert main([*base, str(out), "--live", "L6"]) == 0
+    assert main([*base, str(out), "--live", "L6", "--confirm-rounds", "2"]) == 0
     doc = json.loads((out / "results.json").read_text())
     live = [r for r in doc["runs"] if r["layer"] == "L6"]
     assert {(r["transfer"], r.get("live")) for r in live} == {(False, True), (True, True)}
     assert all(len(r["curve"]) == 3 and r["curve"][-1] > 0 for r in live)
     assert next(r for r in live if r["transfer"])["sources"]  # L7 and L8 resemble L6 (3x3 convs)
-    assert doc["optimum"]["L6"] == max(r["curve"][-1] for r in live)
+    # each run's best configs measured again (2 rounds): the optimum is the best of those medians
+    tops = {int(c) for r in live for c, _, _ in r["top"]}
+    assert all(1 <= len(r["top"]) <= 3 for r in live) and set(map(int, doc["confirmed"]["L6"])) == tops
+    assert doc["optimum"]["L6"] == max(doc["confirmed"]["L6"].values()) > 0
     assert doc["live_machine"]["llvm_cpu"]
     report = (out / "report.md").read_text()
     assert "| L6 (live) | autotvm | knobs |" in report and "best config any run of the layer found" in report
+    assert "Confirmed (L6)" in report
     capsys.readouterr()
     assert main([*base, str(tmp_path / "bad"), "--live", "L8"]) == 2  # L8 has a table: replay it instead
     assert main([*base, str(tmp_path / "bad2"), "--live", "L9"]) == 2
     assert main([*base, str(tmp_path / "bad3"), "--live", "L6", "--features", "schedule"]) == 2
+    assert main([*base, str(tmp_path / "bad4"), "--live", "L6", "--confirm-rounds", "0"]) == 2
     err = capsys.readouterr().err
     assert "--live takes evaluation layers" in err and "not L9" in err and "for replay" in err
+    assert "one round to confirm" in err
+
+
+def test_a_live_run_counts_against_its_configs_measured_again():
+    """Live figures count against confirmed medians, not a run's own (possibly lucky) measurement: a run
+    whose early config measured fast once reaches only where it first ran a config that is fast again."""
+    from tensortune.bench.groundtruth import load_table
+    from tensortune.bench.transfer import _top_configs, confirm_live, live_reach
+    from tensortune.core.values import ErrorKind
+    from tensortune.measure.replay import ReplayMeasurer
+    from tensortune.storage.records import TuningRecord
+
+    gt = load_table("L7")
+    order = [int(p) for p in np.argsort(gt.cost) if np.isfinite(gt.cost[p])]  # table positions, fastest first
+    best, mid = (int(gt.index[p]) for p in (order[0], order[len(order) // 2]))  # their configs in the space
+    gflops = {int(gt.index[p]): gt.task.flops / float(gt.cost[p]) / 1e9 for p in (order[0], order[len(order) // 2])}
+    conf = confirm_live(gt.task, ReplayMeasurer([gt]), [mid, best], rounds=3)
+    assert conf == {str(i): pytest.approx(gflops[i], rel=1e-4) for i in (mid, best)}  # the table's, as replayed
+    opt = max(conf.values())
+    lucky = {"top": [[mid, 2, 10 * opt], [best, 7, 0.5 * opt]]}  # mid measured 10x its speed once
+    assert live_reach(lucky, conf, 0.95 * opt) == (7, conf[str(best)])
+    assert live_reach({"top": [[mid, 1, 10 * opt]]}, conf, 0.95 * opt) == (None, conf[str(mid)])
+
+    def rec(i: int, cost: float | None) -> TuningRecord:
+        return TuningRecord("t", "x", {}, i, (cost,) if cost else (), ErrorKind.NONE if cost else ErrorKind.RUNTIME)
+
+    recs = [rec(5, 2.0), rec(3, None), rec(8, 1.0), rec(5, 0.5), rec(9, 4.0)]
+    # distinct configs by their best time, each with the measurement that first ran it; a failure is no config
+    assert _top_configs(recs, 1e9, 2) == [[5, 1, 2.0], [8, 3, 1.0]]
 
 
 @pytest.mark.slow
