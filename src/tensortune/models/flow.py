@@ -310,10 +310,9 @@ def _save_sessions(work_dir: str, sessions: list[dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-def close_killed_sessions(work_dir: str) -> float:
+def close_killed_sessions(work_dir: str) -> list[dict[str, Any]]:
     """End every earlier session that never recorded its end (killed) at its last record (the records
-    file's modification time, read before anything more is appended), and return the seconds all
-    earlier sessions took."""
+    file's modification time, read before anything more is appended), and return all earlier sessions."""
     import os
 
     sessions = _sessions(work_dir)
@@ -324,7 +323,7 @@ def close_killed_sessions(work_dir: str) -> float:
             s["end"] = max(s["start"], last)
     if sessions:
         _save_sessions(work_dir, sessions)
-    return sum(s["end"] - s["start"] for s in sessions)
+    return sessions
 
 
 def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trials: int, work_dir: str,
@@ -350,7 +349,8 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
 
     tgt = tvm.target.Target(target)
     os.makedirs(work_dir, exist_ok=True)  # tune_tasks writes its JSON database there but does not create it
-    earlier = close_killed_sessions(work_dir)
+    sessions = close_killed_sessions(work_dir)
+    earlier = sum(s["end"] - s["start"] for s in sessions)
     repair_json_lines(os.path.join(work_dir, MS_WORKLOADS))
     done = repair_json_lines(os.path.join(work_dir, MS_RECORDS))
     if done >= trials:
@@ -360,8 +360,8 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
         status(f"MetaSchedule: resuming, {done} of {trials} measurements already in {work_dir} "
                f"({earlier:.0f} s of tuning); tuning the other {trials - done}")
     set_default_threads(target_cores(target))  # inherited by LocalRunner's worker processes
-    session = {"start": time.time(), "end": None}
-    _save_sessions(work_dir, [*_sessions(work_dir), session])
+    session: dict[str, Any] = {"start": time.time(), "end": None}
+    _save_sessions(work_dir, [*sessions, session])
     ctxs, weights = [], []
     for t in tasks:
         ctxs.append(ms.TuneContext(mod=t.mod, target=tgt, space_generator="post-order-apply",
@@ -377,7 +377,7 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
     finally:
         close_runner(runner)
     session["end"] = time.time()
-    _save_sessions(work_dir, [*_sessions(work_dir)[:-1], session])
+    _save_sessions(work_dir, [*sessions, session])
     return db, earlier + session["end"] - session["start"]
 
 
