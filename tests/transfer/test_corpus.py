@@ -152,7 +152,7 @@ def _zoo_shapes() -> set[tuple]:
     return out
 
 
-@pytest.mark.parametrize("cpu", ["znver3", "znver5"])
+@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5"])
 def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes(cpu):
     from tensortune.templates import make_task
     from tensortune.transfer import TransferFeatures
@@ -188,7 +188,7 @@ def test_a_run_uses_the_corpus_of_its_cpu_and_another_cpus_only_as_a_foreign_pri
     from tensortune.transfer.corpus import CorpusError, corpus_file_for, default_corpus_path, shipped_corpora
 
     shipped = shipped_corpora()
-    assert {"znver3", "znver5"} <= set(shipped)
+    assert {"znver3", "znver4", "znver5"} <= set(shipped)
     assert default_corpus_path("znver3") == shipped["znver3"] == corpus_file_for("znver3")
     assert default_corpus_path("znver5") == shipped["znver5"]
     assert default_corpus_path("skylake-avx512") == shipped[max(shipped)]  # none of its own: a foreign one
