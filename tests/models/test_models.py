@@ -359,10 +359,13 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     assert len(jdb) == len(tuned_rows)
     # the stored run: profile it, and write it as a library that a fresh process loads with TVM alone
     prof_out = task_env / "profile.json"
-    assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db), "--out", str(prof_out)]) == 0
+    assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db), "--out", str(prof_out),
+                 "--rounds", "12"]) == 0
     assert "per task inside the built model" in capsys.readouterr().out
     again = json.loads(prof_out.read_text())
     assert {p["task"] for p in again["profile"]} == set(prof) and again["latency_ms"]["tensortune"] > 0
+    assert len(again["repeats_ms"]["tensortune"]) == 12  # --rounds: one repeat per round
+    assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db), "--rounds", "9"]) == 2
     assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db),
                  "--out", str(task_env / "no" / "p.json")]) == 2  # checked before any work
     lib = task_env / "tiny.so"

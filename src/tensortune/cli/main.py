@@ -39,6 +39,9 @@ from tensortune.core.values import DeviceError  # noqa: E402
 from tensortune.models.layout import LAYOUT_CHOICES  # noqa: E402
 from tensortune.storage.sqlite import StorageError  # noqa: E402
 
+ROUNDS_HELP = ("rounds of the interleaved timing (each times every build and peer once, >= 200 ms each; the "
+               "latency is the median); at least 10. More give a steadier median on a noisy machine")
+
 
 def _add_task_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("what to tune (one of)")
@@ -142,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "untuned (TVM), plain-tvm (TVM's own import + static_shape_tuning_pipeline on our export), "
                     "metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
     wm.add_argument("--out", help="write the model report (JSON) here (default: tensortune-MODEL/report.json beside --db)")
+    wm.add_argument("--rounds", type=int, default=10, help=ROUNDS_HELP)
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)
 
@@ -149,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_args(pr)
     pr.add_argument("--compare", default="", help="also time these (as tune --model --compare)")
     pr.add_argument("--out", help="also write the report as JSON (the format of tune --model --out)")
+    pr.add_argument("--rounds", type=int, default=10, help=ROUNDS_HELP)
     pr.set_defaults(func=cmd_profile)
 
     bl = sub.add_parser("build", help="write a stored whole-model run as a library for the TVM runtime")

@@ -32,6 +32,12 @@ def _compare(text: str | None) -> list[str]:
     return compare
 
 
+def _rounds(args: argparse.Namespace) -> int:
+    if args.rounds < 10:
+        raise UserError(f"--rounds must be at least 10 (the timing protocol's minimum), not {args.rounds}")
+    return int(args.rounds)
+
+
 def _load(args: argparse.Namespace) -> tuple[Any, dict]:
     from tensortune.models.importer import ModelError, load_model
 
@@ -121,6 +127,7 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     if any(x for x in (args.layer, args.conv, args.dense)):
         raise UserError("give exactly one of --model, --layer, --conv, --dense")
     compare = _compare(args.compare)
+    rounds = _rounds(args)
     check_tuner([args.tuner])
     from tensortune.tuners.recipes import recipe
 
@@ -176,7 +183,7 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     render_tasks(con, res)
     try:
         rep, built = evaluate(model, target, res, compare=compare, work_dir=work, storage=storage, recipe=args.tuner,
-                              seed=args.seed,
+                              seed=args.seed, repeat=rounds,
                               ms_trials=args.trials, ms_per_iter=args.round_size, status=lambda m: con.print(m))
     except MismatchError as e:
         raise UserError(str(e)) from None
@@ -198,6 +205,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     if not os.path.exists(args.db):
         raise UserError(f"no database {args.db}")
     check_out_file(args.out)
+    rounds = _rounds(args)
     model, target = _load(args)
     storage = open_storage(args.db)  # a kernel that fails its in-model check is stored as WRONG_ANSWER
     res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space)
@@ -207,7 +215,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
     render_tasks(con, res)
     try:
         rep, _ = evaluate(model, target, res, compare=_compare(args.compare), work_dir=run_dir(args, model.name),
-                          storage=storage, recipe=args.tuner, seed=args.seed, status=lambda m: con.print(m))
+                          storage=storage, recipe=args.tuner, seed=args.seed, repeat=rounds,
+                          status=lambda m: con.print(m))
     except MismatchError as e:
         raise UserError(str(e)) from None
     render_profile(con, rep)
