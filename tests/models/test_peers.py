@@ -3,6 +3,8 @@ a pause between repeats; ONNX Runtime's process is checked, timed and never left
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import psutil
 import pytest
@@ -87,3 +89,31 @@ def test_a_peer_that_cannot_run_is_skipped_with_its_reason():
     assert got.contender is None and "no PyTorch module" in got.skipped
     with pytest.raises(ValueError, match="unknown peer"):
         prepare_peer("tensorrt", NoTorch(), np.zeros((1,), "float32"), None, threads=1)
+
+
+def test_onnx_runtime_process_is_idle_once_its_output_is_back():
+    """The process warms up before it answers: a warm-up run after the answer would overlap the check for
+    other work on the cores (which then warned about a busy machine on VGG-16) and the first timed repeat."""
+    pytest.importorskip("onnxruntime")
+    import torch
+
+    from tensortune.models.importer import import_torch
+    from tensortune.models.peers import prepare_peer
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(96, 96, 3, padding=1), torch.nn.Conv2d(96, 96, 3, padding=1)).eval()
+    model = import_torch(net, (1, 96, 96, 96), "heavy")  # 3.2 GFLOP: a run takes tens of ms or more
+    x = np.random.default_rng(0).standard_normal((1, 96, 96, 96)).astype("float32")
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    p = prepare_peer("onnxruntime", model, x, model.torch_output(x), threads=1)
+    try:
+        assert p.contender is not None
+        mine = [c for c in psutil.Process().children(recursive=True) if c.pid not in before
+                and "multiprocessing.resource_tracker" not in " ".join(c.cmdline())]
+        assert len(mine) == 1
+        t0 = sum(mine[0].cpu_times()[:2])
+        time.sleep(0.3)
+        used = sum(mine[0].cpu_times()[:2]) - t0
+        assert used < 0.02, f"ONNX Runtime's process used {used:.3f} s of CPU while it had nothing to do"
+    finally:
+        p.contender.close()

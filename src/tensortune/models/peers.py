@@ -92,11 +92,11 @@ def _ort_server(conn: Any, onnx: bytes, x: np.ndarray, threads: int) -> None:
     """The ONNX Runtime process: its output first, then one timed repeat per request until told to stop."""
     try:
         fn, out = _ort_session_fn(onnx, x, threads)
-        conn.send(("ok", out))
+        fn()  # warmed up before it answers: a run after the answer would overlap the parent's busy-core check
     except Exception as e:  # the session cannot take this model: the parent skips the peer with this reason
         conn.send(("error", f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200] if str(e).strip() else ''}"))
         return
-    fn()
+    conn.send(("ok", out))
     while True:
         msg = conn.recv()
         if msg is None:
