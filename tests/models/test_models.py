@@ -931,3 +931,58 @@ def test_a_core_busy_with_other_work_is_seen_and_named() -> None:
     line = describe_busy(busy)
     assert line.startswith("WARNING") and "core 0" in line and "tensortune profile" in line
     assert describe_busy({}) == ""
+
+
+def test_column_tail_register_tiles_are_offered_and_exact(task_env) -> None:
+    """``--conv-space tails``: the blocked conv template also offers register tiles of output columns that
+    do not divide the width (16 here: 3, 5, 6, 7, 9 ... 15 columns, the last tile of a row predicated), and
+    every such config computes what TVM's default lowering computes, the fused epilogue included."""
+    import tvm
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import plan_tasks
+    from tensortune.models.importer import load_model
+    from tensortune.models.layout import apply_layout
+    from tensortune.templates import get_template
+    from tensortune.transfer.features import TransferFeatures
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    target = default_cpu_target()
+    model = apply_layout(load_model(f"{src}:Tiny"), "NCHW8c", target)
+    _, _, rows = plan_tasks(model, target, conv_space="tails")
+    convs = [r for r in rows if r.template == "conv2d_nchwc_fused.llvm-tails"]
+    assert len(convs) == 2 and all("column tails" in r.how for r in convs), [(r.name, r.how) for r in rows]
+    rng = np.random.default_rng(0)
+    for r in convs:
+        wl, sp = r.task.workload, r.task.space
+        shapes = [s for s, _ in wl.arg_specs]
+        width = shapes[-1][3]
+        tile_x = sp.knob("tile_x").options
+        tails = [t for t in tile_x if t[0] * t[1] * t[2] != width]
+        assert sorted(t[2] for t in tails) == [c for c in range(2, width) if width % c] == [3, 5, 6, 7, 9, 10, 11, 12,
+                                                                                                13, 14, 15]
+        assert all(t == (-(-width // t[2]), 1, t[2]) for t in tails)
+        assert tile_x[0] == (width, 1, 1)  # the dividing options first, unchanged
+        # the records of the default blocked template (and its shipped corpus) teach this space
+        assert TransferFeatures(r.task).signature[0] == "conv2d_nchwc_fused.llvm"
+        arrays = [rng.standard_normal(s).astype("float32") for s in shapes[:-1]]
+
+        def run(mod: object, arrays: list[np.ndarray] = arrays, out_shape: tuple = shapes[-1]) -> np.ndarray:
+            lib = tvm.compile(mod, target=tvm.target.Target(target))
+            out = tvm.runtime.tensor(np.zeros(out_shape, "float32"))
+            lib["main"](*[tvm.runtime.tensor(a) for a in arrays], out)
+            return out.numpy()
+
+        ref = run(wl.mod)
+        checked = 0
+        for cfg in sp.sample(60, rng):
+            v = sp.to_json(cfg)
+            if tuple(v["tile_x"]) not in tails:
+                continue
+            got = run(get_template(r.template).instantiate(wl, v))
+            np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4, err_msg=str(v))
+            checked += 1
+            if checked == 3:
+                break
+        assert checked >= 2, "too few sampled configs had a column tail"

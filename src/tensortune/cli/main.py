@@ -101,8 +101,10 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
 
 
 DEFAULT_COMPARE = "eager,frozen,onnxruntime,untuned"
-CONV_SPACE_HELP = ("our conv template's space: full (millions of configs per conv; default) or reduced (the ground-truth "
-                   "tables' space: thousands per conv with large explicit unrolls, so builds take ~10x longer)")
+CONV_SPACE_HELP = ("our conv template's space: full (millions of configs per conv; default), reduced (the ground-truth "
+                   "tables' space: thousands per conv with large explicit unrolls, so builds take ~10x longer) or "
+                   "tails (full, plus register tiles of output columns that do not divide the width, the last "
+                   "tile of a row predicated; blocked layouts only)")
 
 
 DEFAULT_LAYOUT = "auto"
@@ -115,7 +117,7 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="the run's seed")
     p.add_argument("--input-shape", help="model input shape, as given to tune")
     p.add_argument("--target", default="llvm", help="llvm (this CPU)")
-    p.add_argument("--conv-space", choices=["reduced", "full"], default="full", help="as given to tune")
+    p.add_argument("--conv-space", choices=["reduced", "full", "tails"], default="full", help="as given to tune")
     p.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT, help="as given to tune")
 
 
@@ -136,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="how the --trials budget is shared among the model's tasks")
     wm.add_argument("--round-size", type=int, default=16, help="measurements a task gets per allocation round")
     wm.add_argument("--no-templates", action="store_true", help="tune every task on MetaSchedule's design space")
-    wm.add_argument("--conv-space", choices=["reduced", "full"], default="full", help=CONV_SPACE_HELP)
+    wm.add_argument("--conv-space", choices=["reduced", "full", "tails"], default="full", help=CONV_SPACE_HELP)
     wm.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT,
                     help="activation layout of the convolutions: auto (blocked, NCHW[x]c with x = this CPU's fp32 "
                          "vector lanes), a named block (NCHW8c, NCHW16c, ...), or NCHW (plain)")

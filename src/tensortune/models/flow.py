@@ -17,9 +17,10 @@ from tensortune.templates import make_task
 from tensortune.workloads.tir import TirWorkload, task_dir
 
 OURS = "conv2d_nchw_fused.llvm"
-CONV_SPACES = {"reduced": "conv2d_nchw_fused.llvm-small", "full": OURS}  # --conv-space
+CONV_SPACES = {"reduced": "conv2d_nchw_fused.llvm-small", "full": OURS, "tails": OURS}  # --conv-space
 BLOCKED = "conv2d_nchwc_fused.llvm"
-BLOCKED_SPACES = {"reduced": "conv2d_nchwc_fused.llvm-small", "full": BLOCKED}
+BLOCKED_SPACES = {"reduced": "conv2d_nchwc_fused.llvm-small", "full": BLOCKED,
+                  "tails": "conv2d_nchwc_fused.llvm-tails"}
 MS_SPACE = "ms-space.llvm"
 COPY = "copy.llvm"  # layout transforms and other single-block data movement
 POOL = "max_pool.llvm"
@@ -86,7 +87,8 @@ def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool
             row.template = ours[0]
             row.how = ("tensortune template" + (" (blocked)" if ours[0].startswith("conv2d_nchwc") else "")
                        + (" (data movement)" if ours[0] == COPY else "")
-                       + (" (reduced space)" if ours[0].endswith("-small") else ""))
+                       + (" (reduced space)" if ours[0].endswith("-small") else "")
+                       + (" (column tails)" if ours[0].endswith("-tails") else ""))
         else:
             space = get_template(MS_SPACE).space_for(wl, target)
             if space.size > 1:

@@ -26,6 +26,7 @@ _TEMPLATES: dict[str, str] = {
     "conv2d_nchw_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dReduced",
     "conv2d_nchwc_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2dBlocked",
     "conv2d_nchwc_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dBlockedReduced",
+    "conv2d_nchwc_fused.llvm-tails": "tensortune.templates.tir_schedules:FusedConv2dBlockedTails",
 }
 
 

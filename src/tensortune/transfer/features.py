@@ -27,6 +27,12 @@ SHAPE_COLUMNS = ("log2_batch", "log2_c", "log2_h", "log2_w", "log2_k", "kernel_h
                  "groups", "log2_flops")
 
 
+def template_family(name: str) -> str:
+    """The template a variant's records share features with: the reduced (``-small``) and column-tail
+    (``-tails``) spaces are subsets and supersets of the same knobs, so their records teach each other."""
+    return name.removesuffix("-small").removesuffix("-tails")
+
+
 def _log2(x: float) -> float:
     return math.log2(x) if x > 0 else -1.0
 
@@ -80,7 +86,7 @@ class TransferFeatures:
     def signature(self) -> tuple:
         """What must match for two tasks' features to share columns: the template family and, per knob,
         its name and kind (and the number of factors of a split)."""
-        family = self.task.template.removesuffix("-small")
+        family = template_family(self.task.template)
         parts = []
         for k in self.space.knobs:
             if k.kind == "split":

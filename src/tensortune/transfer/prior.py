@@ -27,7 +27,7 @@ import numpy as np
 
 from tensortune.core.values import Task
 from tensortune.space import Config
-from tensortune.transfer.features import TransferFeatures
+from tensortune.transfer.features import TransferFeatures, template_family
 
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 SIMILARITY_SCALE = 8.0  # similarity = exp(-squared distance of the shape features / this)
@@ -128,7 +128,7 @@ class TransferPrior:
             if task_key == task.key and not include_own:
                 continue
             template = task_key.split("|", 1)[0]
-            if template.removesuffix("-small") != own.signature[0]:
+            if template_family(template) != own.signature[0]:
                 continue
             try:
                 if json.loads(target_key).get("kind") != kind:
