@@ -28,7 +28,7 @@ print(row.name, "stored best", round(best.cost * 1e6, 1), bv, flush=True)
 T = FusedConv2dBlocked()
 
 
-def sched(v, f_reg, y_reg, x_reg, rc_in=None):
+def sched(v, f_reg, y_reg, x_reg, rc_in=None, nopred=False):
     """The blocked template's loop nest with register block f_reg vectors x y_reg rows x x_reg columns;
     x_reg need not divide the width (imperfect split: a predicated tail)."""
     sch = s_tir.Schedule(wl.mod)
@@ -46,7 +46,7 @@ def sched(v, f_reg, y_reg, x_reg, rc_in=None):
     ko0, ko2 = sch.split(oc, [f0, f_reg])
     H = int(sch.get(y).extent)
     y0, y2 = sch.split(y, [None, y_reg])
-    x1, x2 = sch.split(x, [None, x_reg])
+    x1, x2 = sch.split(x, [None, x_reg], disable_predication=nopred)
     rc0, rc1 = sch.split(rc, [None, rc_in or v["tile_rc"][1]])
     sch.reorder(n, ko0, y0, x1, rc0, ry, rx, rc1, ko2, y2, x2, ob)
     outer = sch.fuse(n, ko0, y0)
@@ -75,10 +75,14 @@ for shape, dtype in wl.arg_specs:
 dev = tvm.cpu()
 variants = [("stored best", T.instantiate(wl, bv), False)]
 print("stored register block: f", bv["tile_f"], "y", bv["tile_y"], "x", bv["tile_x"], "rc", bv["tile_rc"], flush=True)
-for f_reg, y_reg, x_reg in [(4, 1, 3), (2, 1, 6), (1, 1, 12), (2, 2, 3), (4, 1, 2), (2, 1, 4), (1, 1, 8), (2, 1, 7)]:
-    for part in (True,):
+W_OUT = int(wl.arg_specs[-1][0][3])
+for f_reg, y_reg, x_reg in [(4, 1, 3), (2, 1, 3), (2, 1, 5), (2, 1, 6), (4, 1, 2), (2, 1, 4), (1, 1, 8), (2, 1, 7), (1, 1, 7), (2, 2, 3)]:
+    for part in ((True, False), (False, True)):
+        if W_OUT % x_reg == 0 and part[1] or x_reg >= W_OUT:
+            continue
         try:
-            variants.append((f"f{f_reg} y{y_reg} x{x_reg}" + (" part" if part else ""), sched(bv, f_reg, y_reg, x_reg), part))
+            variants.append((f"f{f_reg} y{y_reg} x{x_reg}" + (" part" if part[0] else "") + (" nopred" if part[1] else ""),
+                             sched(bv, f_reg, y_reg, x_reg, nopred=part[1]), part[0]))
         except Exception as e:
             print("skip", f_reg, y_reg, x_reg, type(e).__name__, str(e).splitlines()[0][:150])
 fns, ref = [], None

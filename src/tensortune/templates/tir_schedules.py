@@ -377,8 +377,9 @@ def with_column_tails(space: SearchSpace, width: int) -> SearchSpace:
     Why: ResNet's widths (56, 28, 14, 7) have no divisor 3, 5 or 6, and on AVX2 (16 vector registers) the
     tiles that fill the registers best are 2 or 4 vectors of output channels x 3, 5 or 6 columns. Stop 38
     (a Zen 3 EPYC, ``znver3``, warm, 2 threads, ResNet-18's 256-channel 14x14 3x3 conv): 2 vectors x 5
-    columns (a tail of 4) ran at 167 GFLOP/s against 141 for the best dividing tile the search had found;
-    on other layers such tiles were slower, which is what the search is for. The options are appended
+    columns (a tail of 4) ran at 164-166 GFLOP/s against 139-143 for the best dividing tile the search had
+    found (``results/models/znver3-s37/tail-layer3.txt``); on other layers such tiles were slower, which is
+    what the search is for. The options are appended
     after the dividing ones, so a config of the full space keeps its values here and the first option (what
     the transfer features read the extent from) is unchanged."""
     import dataclasses
