@@ -11,7 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from tensortune.models.allocation import GradientAllocator, RoundRobin, TaskProgress
+from tensortune.models.allocation import GradientAllocator, RoundRobin, TaskProgress, first_round_size
 
 TINY = textwrap.dedent('''
     import torch
@@ -41,6 +41,29 @@ def test_round_robin_cycles_and_skips_exhausted() -> None:
     for t in ts:
         t.trials = t.space_size
     assert rr.pick(ts) is None
+
+
+def test_first_rounds_follow_each_tasks_share_of_the_flops() -> None:
+    """VGG-16-like: two heavy convs and four light tasks (pools, a layout transform with no FLOPs) at a
+    200-measurement budget. The convs get full first rounds (half with transferred schedules), the light
+    tasks their floor, and the first task never takes what the later ones need for theirs."""
+    ts = [TaskProgress(2, 3.7e9, "conv2d", 10**6), TaskProgress(1, 1.8e9, "conv2d", 10**6),
+          *(TaskProgress(1, 1e6, "pool", 10**3) for _ in range(3)), TaskProgress(1, 0.0, "layout", 50)]
+    assert first_round_size(ts, 0, 200, 16, transferred=False) == 16
+    assert first_round_size(ts, 0, 200, 16, transferred=True) == 8  # half a round
+    assert first_round_size(ts, 2, 200, 16, transferred=False) == 4  # a quarter round for a light task
+    assert first_round_size(ts, 2, 200, 16, transferred=True) == 2  # its two nearest transferred schedules
+    assert first_round_size(ts, 5, 200, 16, transferred=False) == 4  # no FLOPs: the floor
+    # a budget too small for a round each: the first task leaves the later five their quarter rounds
+    assert first_round_size(ts, 0, 24, 16, transferred=False) == 4
+    assert first_round_size(ts, 0, 10, 16, transferred=False) == 1  # and never less than one
+    # equal shares when no waiting task has FLOPs; never more than its space
+    flat = [TaskProgress(1, 0.0, "layout", 3), TaskProgress(1, 0.0, "layout", 50)]
+    assert first_round_size(flat, 0, 200, 16, transferred=False) == 3
+    assert first_round_size(flat, 1, 200, 16, transferred=False) == 16
+    # a task that already had its round does not count among the waiting ones
+    ts[0].trials, ts[0].history = 16, [(16, 1e-2)]
+    assert first_round_size(ts, 1, 24, 16, transferred=False) == 8  # 24 - 4 x 4 for the four still waiting
 
 
 def test_gradient_allocator_warms_up_then_follows_the_weighted_gain() -> None:

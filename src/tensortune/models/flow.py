@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tensortune.core.values import Task
-from tensortune.models.allocation import TaskProgress, make_allocator
+from tensortune.models.allocation import TaskProgress, first_round_size, make_allocator
 from tensortune.models.build import TunedSchedule
 from tensortune.models.importer import ImportedModel
 from tensortune.models.tasks import ModelTask, extract_tasks, save_task
@@ -158,16 +158,16 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r, p = tuned[i], progress[i]
         assert r.task is not None
         n = min(round_size, trials - spent, p.space_size - p.trials)
-        if p.trials == 0:  # a first round: what is left is shared by the tasks still without one, so a small
-            # budget reaches every task (a task without a measurement runs TVM's default lowering, 50x slower)
-            waiting = sum(1 for q in progress if q.trials == 0 and not q.exhausted)
-            n = min(n, max(1, (trials - spent) // max(waiting, 1)))
         prior = TransferPrior.from_storage(storage, r.task, seed, cache, corpus) if transfer else None
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None)
         t0 = time.perf_counter()
         first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
-        if first:  # its curve starts at the transferred schedules: half a first round is enough to place it
-            n = min(n, max(len(first), round_size // 2))
+        if p.trials == 0:  # a first round: what is left is shared by the tasks still without one, by their calls x
+            # FLOPs, so a small budget reaches every task (a task without a measurement runs TVM's default
+            # lowering, 50x slower) and goes where the latency is; one starting from transferred schedules
+            # gets at most half a round (its curve starts higher)
+            n = first_round_size(progress, i, trials - spent, round_size, bool(first))
+            first = first[:n] if first else first
         s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
                   run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
                   initial_configs=first).run()
