@@ -46,24 +46,29 @@ def test_round_robin_cycles_and_skips_exhausted() -> None:
 def test_first_rounds_follow_each_tasks_share_of_the_flops() -> None:
     """VGG-16-like: two heavy convs and four light tasks (pools, a layout transform with no FLOPs) at a
     200-measurement budget. The convs get full first rounds (half with transferred schedules), the light
-    tasks their floor, and the first task never takes what the later ones need for theirs."""
+    tasks their floor, also when they come last, and no task takes what the later ones need for theirs."""
     ts = [TaskProgress(2, 3.7e9, "conv2d", 10**6), TaskProgress(1, 1.8e9, "conv2d", 10**6),
           *(TaskProgress(1, 1e6, "pool", 10**3) for _ in range(3)), TaskProgress(1, 0.0, "layout", 50)]
-    assert first_round_size(ts, 0, 200, 16, transferred=False) == 16
-    assert first_round_size(ts, 0, 200, 16, transferred=True) == 8  # half a round
-    assert first_round_size(ts, 2, 200, 16, transferred=False) == 4  # a quarter round for a light task
-    assert first_round_size(ts, 2, 200, 16, transferred=True) == 2  # its two nearest transferred schedules
-    assert first_round_size(ts, 5, 200, 16, transferred=False) == 4  # no FLOPs: the floor
+    assert first_round_size(ts, 0, 200, 200, 16, transferred=False) == 16
+    assert first_round_size(ts, 0, 200, 200, 16, transferred=True) == 8  # half a round
+    assert first_round_size(ts, 2, 200, 200, 16, transferred=False) == 4  # a quarter round for a light task
+    assert first_round_size(ts, 2, 200, 200, 16, transferred=True) == 2  # its two nearest transferred schedules
+    assert first_round_size(ts, 5, 200, 200, 16, transferred=False) == 4  # no FLOPs: the floor
     # a budget too small for a round each: the first task leaves the later five their quarter rounds
-    assert first_round_size(ts, 0, 24, 16, transferred=False) == 4
-    assert first_round_size(ts, 0, 10, 16, transferred=False) == 1  # and never less than one
-    # equal shares when no waiting task has FLOPs; never more than its space
+    assert first_round_size(ts, 0, 24, 24, 16, transferred=False) == 4
+    assert first_round_size(ts, 0, 10, 10, 16, transferred=False) == 1  # and never less than one
+    # the convs have had their rounds: a pool is still light (a share of the model, not of those waiting)
+    for t in ts[:2]:
+        t.trials, t.history = 16, [(16, 1e-2)]
+    assert first_round_size(ts, 2, 200, 168, 16, transferred=False) == 4
+    # a conv whose turn comes late still gets its share of the budget, not of what is left
+    ts[1].trials, ts[1].history = 0, []
+    assert first_round_size(ts, 1, 200, 40, 16, transferred=False) == 16
+    assert first_round_size(ts, 1, 200, 24, 16, transferred=False) == 8  # 24 - 4 x 4 for the four still waiting
+    # equal parts of what is left when no task has FLOPs; never more than its space
     flat = [TaskProgress(1, 0.0, "layout", 3), TaskProgress(1, 0.0, "layout", 50)]
-    assert first_round_size(flat, 0, 200, 16, transferred=False) == 3
-    assert first_round_size(flat, 1, 200, 16, transferred=False) == 16
-    # a task that already had its round does not count among the waiting ones
-    ts[0].trials, ts[0].history = 16, [(16, 1e-2)]
-    assert first_round_size(ts, 1, 24, 16, transferred=False) == 8  # 24 - 4 x 4 for the four still waiting
+    assert first_round_size(flat, 0, 200, 200, 16, transferred=False) == 3
+    assert first_round_size(flat, 1, 200, 200, 16, transferred=False) == 16
 
 
 def test_gradient_allocator_warms_up_then_follows_the_weighted_gain() -> None:

@@ -166,7 +166,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
             # FLOPs, so a small budget reaches every task (a task without a measurement runs TVM's default
             # lowering, 50x slower) and goes where the latency is; one starting from transferred schedules
             # gets at most half a round (its curve starts higher)
-            n = first_round_size(progress, i, trials - spent, round_size, bool(first))
+            n = first_round_size(progress, i, trials, trials - spent, round_size, bool(first))
             first = first[:n] if first else first
         s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
                   run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
