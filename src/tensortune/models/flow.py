@@ -162,12 +162,12 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None)
         t0 = time.perf_counter()
         first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
-        if p.trials == 0:  # a first round: what is left is shared by the tasks still without one, by their calls x
-            # FLOPs, so a small budget reaches every task (a task without a measurement runs TVM's default
-            # lowering, 50x slower) and goes where the latency is; one starting from transferred schedules
-            # gets at most half a round (its curve starts higher)
+        if p.trials == 0:  # a first round: the task's share of the budget by calls x FLOPs, keeping a quarter
+            # round for each task still without one, so a small budget reaches every task (a task without a
+            # measurement runs TVM's default lowering, 50x slower) and goes where the latency is
             n = first_round_size(progress, i, trials, trials - spent, round_size, bool(first))
-            first = first[:n] if first else first
+            if first:
+                first = first[:n]
         s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
                   run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
                   initial_configs=first).run()
