@@ -735,9 +735,14 @@ def test_blocked_model_tunes_builds_and_matches_pytorch(task_env) -> None:
     rep = task_env / "r.json"
     assert main(["tune", "--model", f"{src}:Tiny", "--layout", "NCHW8c", "--trials", "16", "--round-size", "8",
                  "--batch-size", "8", "--compare", "eager", "--db", str(task_env / "t.db"), "--out", str(rep),
-                 "--no-progress", "--repeat", "3", "--min-repeat-ms", "5"]) == 0
+                 "--no-progress", "--repeat", "3", "--min-repeat-ms", "5", "--confirm-top", "2",
+                 "--confirm-rounds", "1"]) == 0
     report = json.loads(rep.read_text())
     assert "tensortune template (blocked)" in {t["tuned_by"] for t in report["tasks"]}
+    # --confirm-top: the tasks with two good configs had them measured again on this CPU before the build
+    confirm = report["confirm"]
+    # 2 configs x 1 round a task, more where an unconfirmed config overtook a confirmed one (another pass)
+    assert confirm["tasks"] >= 1 and confirm["measurements"] >= 2 * confirm["tasks"]
     for name, err in report["max_abs_error"].items():
         assert err < 1e-3, name
     # profile and build read the same layout back
@@ -848,6 +853,44 @@ def test_a_transferred_task_gets_half_a_first_round(task_env) -> None:
     assert spent[False][:2] == [8, 6]
     assert spent[True][:2] == [8, 4] and sum(spent[True]) == 40  # half a round, then the rest goes on
 
+
+@pytest.mark.slow
+def test_a_whole_model_run_confirms_each_tasks_top_configs(task_env) -> None:
+    from helpers import LandscapeMeasurer
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import _run_id, tune_model
+    from tensortune.models.importer import load_model
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+    from tensortune.storage import SQLiteStorage
+
+    st = SQLiteStorage(str(task_env / "t.db"))
+    meas = LandscapeMeasurer((0,))
+    res = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
+                     confirm_top=2, confirm_rounds=2)
+    assert res.trials == 40  # the re-measurements are not counted in the budget
+    c = res.confirm
+    tuned = [r for r in res.rows if r.task is not None and r.trials >= 2]
+    assert c is not None and c.tasks == len(tuned) >= 2 and c.measurements == 2 * 2 * c.tasks
+    for r in tuned:
+        rem = st.records(r.task.key, r.task.target_json, _run_id(r, "autotvm", 0), kind="remeasure")
+        assert len(rem) == 2
+        assert r.best_values == st.best(r.task.key, r.task.target_json, 1, _run_id(r, "autotvm", 0))[0].config
+    # resumed with the budget already spent: nothing measured, nothing confirmed again
+    meas.calls.clear()
+    again = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
+                       confirm_top=2, confirm_rounds=2)
+    assert meas.calls == [] and again.confirm is not None and again.confirm.tasks == 0
+    off = tune_model(m, default_cpu_target(), measurer=meas, storage=SQLiteStorage(str(task_env / "off.db")),
+                     transfer=False, trials=16, round_size=8)
+    assert off.confirm is None  # off by default
+    from tensortune.cli.main import main
+
+    assert main(["tune", "--model", f"{src}:Tiny", "--trials", "8", "--db", str(task_env / "cli.db"),
+                 "--confirm-top", "1"]) == 2  # checked before any work
+    assert not (task_env / "cli.db").exists()
 
 
 def _run_one_input(mod: object, target: dict, x: np.ndarray, out_shape: tuple[int, ...]) -> np.ndarray:

@@ -142,6 +142,9 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     if args.early_stopping is not None:
         raise UserError("--early-stopping applies to one task; a whole model's allocator already rests a task "
                         "that stops improving (use --trials or --time-limit for the whole model)")
+    if args.confirm_top == 1 or args.confirm_top < 0 or args.confirm_rounds < 1:
+        raise UserError(f"--confirm-top must be 0 (off) or at least 2, and --confirm-rounds at least 1 (got "
+                        f"{args.confirm_top}, {args.confirm_rounds})")
     if args.round_size < 1 or args.batch_size < 1:
         raise UserError(f"--round-size and --batch-size must be at least 1 (got {args.round_size}, {args.batch_size})")
     check_out_file(args.out)
@@ -160,6 +163,10 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
             con.print(f"  round {k:3d}: {row.name[:48]:48s} {row.trials:4d} trials  {row.gflops:7.1f} GFLOP/s  "
                       f"[{spent}/{args.trials}]{learned}")
 
+    def on_confirm(name: str) -> None:
+        if not args.no_progress:
+            con.print(f"  confirmed: {name[:48]}")
+
     log = os.path.join(work, "tvm.log")
     con.print(f"TVM's own log lines go to {log}")
     with native_log(log), measurer:
@@ -167,9 +174,18 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
                          allocator=args.allocator, round_size=args.round_size, seed=args.seed,
                          batch_size=args.batch_size, use_templates=not args.no_templates, conv_space=args.conv_space,
                          on_round=on_round, time_limit=args.time_limit, wait=args.wait,
-                         transfer=not args.no_transfer, corpus=corpus)
+                         transfer=not args.no_transfer, corpus=corpus, confirm_top=args.confirm_top,
+                         confirm_rounds=args.confirm_rounds, on_confirm=on_confirm)
     if res.stop_reason:
         con.print(f"tuning stopped: {res.stop_reason}")
+    c = res.confirm
+    if c is not None and c.tasks:
+        con.print(f"confirmed: the best {args.confirm_top} configs of {c.tasks} tasks measured again in "
+                  f"{args.confirm_rounds} interleaved rounds ({c.measurements} measurements, not counted in the "
+                  f"budget; {c.seconds:.0f} s); {len(c.changed)} tasks now build another config than their fastest "
+                  "single measurement")
+    elif args.confirm_top and res.stop_reason.startswith("time limit"):
+        con.print("confirmed: nothing (the time limit was reached; --confirm-top measures after the budget)")
     learned = [r.transfer_records for r in res.rows if r.transfer_records]
     if args.no_transfer:
         con.print("transfer: off (--no-transfer)")

@@ -11,6 +11,7 @@ from typing import Any
 from tensortune.core.values import Task
 from tensortune.models.allocation import TaskProgress, first_round_size, make_allocator
 from tensortune.models.build import TunedSchedule
+from tensortune.models.confirm import ConfirmSummary, confirm_tasks
 from tensortune.models.importer import ImportedModel
 from tensortune.models.tasks import ModelTask, extract_tasks, save_task
 from tensortune.templates import make_task
@@ -59,6 +60,7 @@ class ModelTuneResult:
     trials: int
     allocation: list[int] = field(default_factory=list)  # task row index per round
     stop_reason: str = ""  # why tuning stopped before the budget was spent ("" when it was spent)
+    confirm: ConfirmSummary | None = None  # the top configs measured again before the build (None: not done)
 
     def schedules(self) -> list[TunedSchedule]:
         return [TunedSchedule(r.task.workload.mod, r.template, r.best_values, r.best_s,  # type: ignore[union-attr]
@@ -103,14 +105,18 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
                trials: int = 1000, allocator: str = "gradient", round_size: int = 16, seed: int = 0,
                batch_size: int = 16, use_templates: bool = True, conv_space: str = "full",
                on_round: Callable[[int, TaskRow, int], None] | None = None, time_limit: float | None = None,
-               wait: bool | float = False, transfer: bool = True, corpus: Any = None) -> ModelTuneResult:
+               wait: bool | float = False, transfer: bool = True, corpus: Any = None, confirm_top: int = 0,
+               confirm_rounds: int = 3, on_confirm: Callable[[str], None] | None = None) -> ModelTuneResult:
     """Tune a whole model's tasks with one shared budget of ``trials`` measurements (and at most
     ``time_limit`` seconds of tuning). The model run holds a lease (a second process on it is refused,
     or waits with ``wait``); each task's rounds hold that task's run lease as well. With ``transfer``
     (model-based recipes), every round's cost model also learns from the other tasks' records in the
     database (those tuned earlier in this run included), and a task's first round measures the best
     configs of the most similar tuned tasks first. ``corpus`` (the shipped pretrained records, see
-    :mod:`tensortune.transfer.corpus`) joins the prior with a weight that fades as the database fills."""
+    :mod:`tensortune.transfer.corpus`) joins the prior with a weight that fades as the database fills.
+    With ``confirm_top`` >= 2, once the budget is spent each task's ``confirm_top`` best configs are
+    measured again in ``confirm_rounds`` interleaved rounds and ranked by those medians
+    (:mod:`tensortune.models.confirm`; skipped when a time limit was reached)."""
     import hashlib
 
     start = time.perf_counter()
@@ -121,13 +127,15 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
     with storage.lease(model_run, wait):
         return _tune_tasks(rows, tuned, fused, tasks, start, measurer=measurer, storage=storage, recipe=recipe,
                            trials=trials, allocator=allocator, round_size=round_size, seed=seed, batch_size=batch_size,
-                           on_round=on_round, time_limit=time_limit, transfer=transfer, corpus=corpus)
+                           on_round=on_round, time_limit=time_limit, transfer=transfer, corpus=corpus,
+                           confirm_top=confirm_top, confirm_rounds=confirm_rounds, on_confirm=on_confirm)
 
 
 def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: list[ModelTask], start: float, *,
                 measurer: Any, storage: Any, recipe: str, trials: int, allocator: str, round_size: int, seed: int,
                 batch_size: int, on_round: Callable[[int, TaskRow, int], None] | None,
-                time_limit: float | None, transfer: bool = True, corpus: Any = None) -> ModelTuneResult:
+                time_limit: float | None, transfer: bool = True, corpus: Any = None, confirm_top: int = 0,
+                confirm_rounds: int = 3, on_confirm: Callable[[str], None] | None = None) -> ModelTuneResult:
     from tensortune.transfer import TransferPrior
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
@@ -186,12 +194,17 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
             on_round(len(allocation), r, spent)
         if got == 0:
             p.space_size = p.trials  # nothing left to propose: exhausted
+    confirmed = None
+    if confirm_top and not stop.startswith("time limit"):
+        confirmed = confirm_tasks([(r.name, r.task, _run_id(r, recipe, seed)) for r in tuned if r.task and r.trials],
+                                  measurer=measurer, storage=storage, tuner=recipe, seed=seed, top=confirm_top,
+                                  rounds=confirm_rounds, on_task=on_confirm)
     for r in tuned:  # the stored best is the truth: resumed records count, wrong-answer configs do not
         r.best_s, r.best_values = float("inf"), None
     _load_best(tuned, storage, recipe, seed)
     if transfer:
         _transfer_unmeasured(tuned, storage, seed, cache, corpus)
-    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop)
+    return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop, confirmed)
 
 
 def _transfer_unmeasured(rows: list[TaskRow], storage: Any, seed: int, cache: dict, corpus: Any = None) -> None:

@@ -128,6 +128,7 @@ class ModelReport:
     plain_tvm_applied: list[str] = field(default_factory=list)
     log_path: str | None = None
     busy_cores: dict[int, float] = field(default_factory=dict)  # cores other work used just before timing
+    confirm: dict[str, Any] | None = None  # the top configs measured again before the build (models/confirm.py)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -190,7 +191,8 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
     builds["tensortune"], wrong = checked_build(model, target, result, reference, x, storage=storage, recipe=recipe,
                                                 seed=seed, log_path=log_path, status=status)
     rep = ModelReport(model.name, list(model.input_shape), target, threads, result.trials, result.wall_seconds,
-                      _tasks_json(result), wrong_kernels=wrong, log_path=log_path)
+                      _tasks_json(result), wrong_kernels=wrong, log_path=log_path,
+                      confirm=asdict(result.confirm) if result.confirm is not None else None)
     if "untuned" in compare:
         builds["TVM untuned"] = reference
     if "plain-tvm" in compare:

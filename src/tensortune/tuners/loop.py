@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tensortune.core.values import ErrorKind, MeasureInput, Measurer, MeasureResult, Task, measurer_protocol
 from tensortune.space import Config
@@ -85,6 +86,26 @@ def make_run_id(task: Task, tuner: str, seed: int) -> str:
     return f"{tuner}-s{seed}-{h}"
 
 
+def run_fingerprint(task: Task, protocol: dict[str, Any]) -> dict[str, str]:
+    """What a run's records must share: the space and the measurement protocol (hashed)."""
+    return {"space": task.space.fingerprint(),
+            "protocol": hashlib.sha256(json.dumps(protocol, sort_keys=True).encode()).hexdigest()[:16]}
+
+
+def measure_record(task: Task, cfg: Config, r: MeasureResult, *, tuner: str, run_id: str, seed: int,
+                   protocol: dict[str, Any], kind: str = "trial", extra: dict[str, Any] | None = None) -> TuningRecord:
+    """The stored record of one measurement of ``cfg`` in run ``run_id`` (its machine, from the
+    measurer's protocol, travels with it: transfer treats another CPU's records as a prior)."""
+    sp = task.space
+    return TuningRecord(
+        task_key=task.key, task_name=task.name, target_key=task.target_json,
+        config=sp.to_json(cfg), config_index=sp.index_of(cfg), costs=r.costs, error=r.error, message=r.message,
+        tuner=tuner, run_id=run_id, seed=seed, kind=kind, flops=task.flops,
+        build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp,
+        extra={**r.extra, **(extra or {}), "fingerprint": run_fingerprint(task, protocol),
+               **({"device": protocol["device"]} if "device" in protocol else {})})
+
+
 class Tuner:
     def __init__(self, task: Task, strategy: SearchStrategy, measurer: Measurer, storage: SQLiteStorage,
                  budget: Budget, *, tuner_name: str | None = None, seed: int = 0, run_id: str | None = None,
@@ -110,21 +131,14 @@ class Tuner:
         self.initial_configs = list(initial_configs or [])
         self.wait = wait  # for the run's lease, when another process holds it: False, True or seconds
         self.protocol = measurer_protocol(measurer)
-        self.fingerprint = {"space": task.space.fingerprint(),
-                            "protocol": hashlib.sha256(json.dumps(self.protocol, sort_keys=True).encode()).hexdigest()[:16]}
+        self.fingerprint = run_fingerprint(task, self.protocol)
 
     def _throughput(self, r: MeasureResult | TuningRecord) -> float:
         return self.task.flops / r.cost if r.ok and r.cost > 0 else 0.0
 
     def _record(self, cfg: Config, r: MeasureResult, kind: str = "trial") -> TuningRecord:
-        sp = self.task.space
-        return TuningRecord(
-            task_key=self.task.key, task_name=self.task.name, target_key=self.task.target_json,
-            config=sp.to_json(cfg), config_index=sp.index_of(cfg), costs=r.costs, error=r.error, message=r.message,
-            tuner=self.tuner_name, run_id=self.run_id, seed=self.seed, kind=kind, flops=self.task.flops,
-            build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp,
-            extra={**r.extra, "fingerprint": self.fingerprint,
-                   **({"device": self.protocol["device"]} if "device" in self.protocol else {})})
+        return measure_record(self.task, cfg, r, tuner=self.tuner_name, run_id=self.run_id, seed=self.seed,
+                              protocol=self.protocol, kind=kind)
 
     def _restore(self, s: TuneSummary) -> tuple[set[int], int]:
         """Replay this run's stored trials; return measured config indices and trials since the best."""
