@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from helpers import LandscapeMeasurer, landscape_task
-from tensortune.core.values import MeasureResult
+from tensortune.core.values import MeasureInput, MeasureResult
 from tensortune.models.confirm import confirm_task
 from tensortune.storage import SQLiteStorage
-from tensortune.tuners.loop import measure_record
+from tensortune.tuners.loop import measure_record, run_fingerprint
 
 
 class Lucky(LandscapeMeasurer):
@@ -39,15 +39,9 @@ class Lucky(LandscapeMeasurer):
 
 
 def _trials(task, storage, measurer, configs, run_id="r") -> None:
-    results = measurer.measure([_inp(task, c) for c in configs])
-    storage.add([measure_record(task, c, r, tuner="autotvm", run_id=run_id, seed=0, protocol={})
-                 for c, r in zip(configs, results, strict=True)])
-
-
-def _inp(task, cfg):
-    from tensortune.core.values import MeasureInput
-
-    return MeasureInput(task, cfg)
+    results = measurer.measure([MeasureInput(task, c) for c in configs])
+    storage.add([measure_record(task, c, r, tuner="autotvm", run_id=run_id, seed=0, protocol={},
+                                fingerprint=run_fingerprint(task, {})) for c, r in zip(configs, results, strict=True)])
 
 
 def test_a_lucky_measurement_loses_to_the_truly_fastest_config(tmp_path) -> None:

@@ -52,7 +52,8 @@ def confirm_task(task: Task, run_id: str, *, measurer: Measurer, storage: Any, t
     if all(r.config_index in confirmed for r in best):
         return None
     protocol = measurer_protocol(measurer)
-    storage.check_run(run_id, run_fingerprint(task, protocol)["space"], protocol)
+    fingerprint = run_fingerprint(task, protocol)
+    storage.check_run(run_id, fingerprint["space"], protocol)
     first = best[0].config_index
     n = 0
     done: set[int] = set()
@@ -61,7 +62,7 @@ def confirm_task(task: Task, run_id: str, *, measurer: Measurer, storage: Any, t
         results = _interleaved(task, cfgs, measurer, rounds, start=p)
         n += len(cfgs) * rounds
         storage.add([measure_record(task, c, res, tuner=tuner, run_id=run_id, seed=seed, protocol=protocol,
-                                    kind="remeasure", extra={"confirm_rounds": rounds})
+                                    fingerprint=fingerprint, kind="remeasure", extra={"confirm_rounds": rounds})
                      for c, res in zip(cfgs, results, strict=True)])
         done |= {r.config_index for r in best}
         best = storage.best(task.key, task.target_json, k=top, run_id=run_id)

@@ -93,16 +93,18 @@ def run_fingerprint(task: Task, protocol: dict[str, Any]) -> dict[str, str]:
 
 
 def measure_record(task: Task, cfg: Config, r: MeasureResult, *, tuner: str, run_id: str, seed: int,
-                   protocol: dict[str, Any], kind: str = "trial", extra: dict[str, Any] | None = None) -> TuningRecord:
+                   protocol: dict[str, Any], fingerprint: dict[str, str], kind: str = "trial",
+                   extra: dict[str, Any] | None = None) -> TuningRecord:
     """The stored record of one measurement of ``cfg`` in run ``run_id`` (its machine, from the
-    measurer's protocol, travels with it: transfer treats another CPU's records as a prior)."""
+    measurer's protocol, travels with it: transfer treats another CPU's records as a prior);
+    ``fingerprint`` is the run's :func:`run_fingerprint`, computed once per run, not per record."""
     sp = task.space
     return TuningRecord(
         task_key=task.key, task_name=task.name, target_key=task.target_json,
         config=sp.to_json(cfg), config_index=sp.index_of(cfg), costs=r.costs, error=r.error, message=r.message,
         tuner=tuner, run_id=run_id, seed=seed, kind=kind, flops=task.flops,
         build_seconds=r.build_seconds, run_seconds=r.run_seconds, timestamp=r.timestamp,
-        extra={**r.extra, **(extra or {}), "fingerprint": run_fingerprint(task, protocol),
+        extra={**r.extra, **(extra or {}), "fingerprint": fingerprint,
                **({"device": protocol["device"]} if "device" in protocol else {})})
 
 
@@ -138,7 +140,7 @@ class Tuner:
 
     def _record(self, cfg: Config, r: MeasureResult, kind: str = "trial") -> TuningRecord:
         return measure_record(self.task, cfg, r, tuner=self.tuner_name, run_id=self.run_id, seed=self.seed,
-                              protocol=self.protocol, kind=kind)
+                              protocol=self.protocol, fingerprint=self.fingerprint, kind=kind)
 
     def _restore(self, s: TuneSummary) -> tuple[set[int], int]:
         """Replay this run's stored trials; return measured config indices and trials since the best."""
