@@ -283,6 +283,48 @@ def test_a_slow_task_is_told_apart_from_a_slow_machine_by_its_time_alone() -> No
     assert row(SLOW_FLAG * 100.0 * 1.2, 101.0).slow_because == "model"
 
 
+def test_a_task_s_argument_bytes_and_memory_bound_rows_in_the_profile() -> None:
+    """A task's bytes are its PrimFunc's buffer arguments; a row under MEMORY_BOUND_FLOP_PER_BYTE FLOPs a byte
+    is memory-bound, and the profile prints its GB/s, marks it and says what that means."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+    from tvm import te
+
+    from tensortune.cli.model_cmds import render_profile
+    from tensortune.models.pipeline import MEMORY_BOUND_FLOP_PER_BYTE, ProfileRow
+    from tensortune.models.tasks import prim_func_arg_bytes
+
+    x = te.placeholder((1, 64), name="x")
+    w = te.placeholder((32, 64), name="w", dtype="float32")
+    k = te.reduce_axis((0, 64), name="k")
+    y = te.compute((1, 32), lambda i, j: te.sum(x[i, k] * w[j, k], axis=k), name="y")
+    assert prim_func_arg_bytes(te.create_prim_func([x, w, y])) == (64 + 32 * 64 + 32) * 4
+    h = te.placeholder((8,), name="h", dtype="float16")
+    assert prim_func_arg_bytes(te.create_prim_func([h, te.compute((8,), lambda i: h[i] * 2, name="o")])) == 32
+
+    # AlexNet's first dense layer (75.5 MFLOP, 151 MB of weights) at 5 ms, and a ResNet-18 conv at 1 ms
+    dense = ProfileRow("fc1", "MetaSchedule space", 1, 3000.0, 5000.0, 0.4, 75.5e6, arg_bytes=151_000_000,
+                       standalone_us=4800.0)
+    conv = ProfileRow("conv", "template", 1, 1000.0, 1050.0, 0.1, 232e6, arg_bytes=2_400_000)
+    assert dense.memory_bound and not conv.memory_bound
+    assert MEMORY_BOUND_FLOP_PER_BYTE * dense.arg_bytes > dense.flops
+    assert dense.gbytes_per_s == pytest.approx(30.2)
+    assert conv.gbytes_per_s == pytest.approx(2.4e6 / 1050e-6 / 1e9)
+    assert ProfileRow("t", "TVM default", 1, None, 10.0, 0.0).gbytes_per_s == 0.0  # bytes unknown: no rate
+
+    con = Console(record=True, width=250)
+    rep = SimpleNamespace(model="m", threads=2, profile=[dense, conv], profile_other_ms=0.1, latency_ms={})
+    render_profile(con, rep)
+    text = con.export_text()
+    assert "GB/s" in text and "30.2 (memory)" in text and "SLOW (alone too)" in text
+    assert "follows the memory bandwidth" in text
+    rep.profile = [conv]
+    con = Console(record=True, width=250)
+    render_profile(con, rep)
+    assert "(memory)" not in con.export_text()
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
                     reason="needs Linux and two cores")
 def test_the_calling_thread_keeps_off_the_cores_of_tvms_pinned_workers(monkeypatch) -> None:

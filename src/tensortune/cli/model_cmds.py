@@ -73,12 +73,12 @@ def render_tasks(con: Any, res: Any) -> None:
 def render_profile(con: Any, rep: Any) -> None:
     from rich.table import Table
 
-    from tensortune.models.pipeline import SLOW_FLAG
+    from tensortune.models.pipeline import MEMORY_BOUND_FLOP_PER_BYTE, SLOW_FLAG
 
     tab = Table(title=f"{rep.model}: per task inside the built model ({rep.threads} threads); "
                       f"flag: in-model > {SLOW_FLAG:.2f} x tuned")
     for col in ("task", "tuned by", "calls", "tuned us", "alone now us", "in model us", "ratio", "share", "GFLOP/s",
-                "could gain ms", ""):
+                "GB/s", "could gain ms", ""):
         tab.add_column(col, justify="left" if col in ("task", "tuned by", "") else "right")
     flags = {None: "SLOW", "machine": "SLOW (alone too)", "model": "SLOW (in model)"}
     for p in sorted(rep.profile, key=lambda p: -p.share):
@@ -86,11 +86,16 @@ def render_profile(con: Any, rep: Any) -> None:
         tab.add_row(p.task[:52], p.how, f"{p.calls:g}", f"{p.tuned_us:.1f}" if p.tuned_us else "-",
                     f"{p.standalone_us:.1f}" if p.standalone_us else "-",
                     f"{p.in_model_us:.1f}", f"{p.ratio:.2f}" if p.ratio else "-", f"{p.share:.1%}",
-                    f"{rate:.1f}" if rate else "-", f"{p.could_gain_ms:.2f}", flags[p.slow_because] if p.slow else "")
+                    f"{rate:.1f}" if rate else "-", f"{p.gbytes_per_s:.1f}" + (" (memory)" if p.memory_bound else "")
+                    if p.gbytes_per_s else "-", f"{p.could_gain_ms:.2f}", flags[p.slow_because] if p.slow else "")
     con.print(tab)
     if any(p.slow_because == "machine" for p in rep.profile):
         con.print("  SLOW (alone too): the kernel runs as slowly called alone now (same rounds, as tuned: cold caches "
                   "but for its input): this machine is slower now than when it was tuned, not the build")
+    if any(p.memory_bound for p in rep.profile):
+        con.print(f"  GB/s: its arguments' bytes (inputs, weights, output) over its in-model time; (memory): under "
+                  f"{MEMORY_BOUND_FLOP_PER_BYTE:g} FLOP a byte, so its time follows the memory bandwidth, which on a "
+                  "shared host drifts more than the FLOP rate: its tuned time is the best of many such draws")
     con.print(f"  outside the tasks (VM builtins, allocation): {rep.profile_other_ms:.3f} ms per inference; "
               "could gain: per inference, if the task ran at the in-model rate of the fastest task of its kind")
     total = sum(p.in_model_us * p.calls for p in rep.profile) / 1e3 + rep.profile_other_ms

@@ -27,6 +27,11 @@ BUILDS = ("untuned", "plain-tvm", "metaschedule")
 COMPARE = PEERS + BUILDS
 
 
+# below this many FLOPs per byte of its arguments a task is bound by memory bandwidth: a 2-core Zen 4 does about
+# 230 GFLOP/s and streams 30-50 GB/s (AlexNet's dense layers: 0.5 FLOP/byte; ResNet-18's convs: 30-300)
+MEMORY_BOUND_FLOP_PER_BYTE = 4.0
+
+
 @dataclass
 class ProfileRow:
     """A task inside the built model next to its tuned time."""
@@ -43,6 +48,19 @@ class ProfileRow:
     could_gain_ms: float = 0.0
     # its functions called alone now, in the same rounds, timed as tuned (median per call); None if not timed
     standalone_us: float | None = None
+    arg_bytes: int = 0  # per call: the size of its arguments (inputs, weights, output)
+
+    @property
+    def memory_bound(self) -> bool:
+        """Fewer than MEMORY_BOUND_FLOP_PER_BYTE FLOPs per byte of its arguments: its time follows the
+        memory bandwidth (which on a shared host drifts more than the FMA rate), not the FLOP rate."""
+        return self.arg_bytes > 0 and self.flops < MEMORY_BOUND_FLOP_PER_BYTE * self.arg_bytes
+
+    @property
+    def gbytes_per_s(self) -> float:
+        """Its arguments' bytes over its in-model time: the least memory traffic rate it sustains (for a
+        memory-bound task, what to set against the machine's bandwidth rather than its FLOP rate)."""
+        return self.arg_bytes / (self.in_model_us * 1e-6) / 1e9 if self.arg_bytes and self.in_model_us > 0 else 0.0
 
     @property
     def ratio(self) -> float | None:
@@ -86,7 +104,7 @@ def profile_rows(result: ModelTuneResult, kernels: list[KernelTime]) -> tuple[li
         alone = (sum(k.standalone_s * k.calls for k in ks) / calls * 1e6  # type: ignore[operator]
                  if all(k.standalone_s is not None for k in ks) else None)
         rows.append(ProfileRow(row.name, row.how, calls, tuned, per_call * 1e6, per_call * calls / total, row.flops,
-                               standalone_us=alone))
+                               standalone_us=alone, arg_bytes=task.arg_bytes))
     kinds = {r.name: r.kind for r in result.rows}
     best: dict[str, float] = {}
     for p in rows:
@@ -132,7 +150,8 @@ class ModelReport:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["profile"] = [{**asdict(p), "ratio": p.ratio, "slow": p.slow, "slow_because": p.slow_because}
+        d["profile"] = [{**asdict(p), "ratio": p.ratio, "slow": p.slow, "slow_because": p.slow_because,
+                         "gbytes_per_s": p.gbytes_per_s}
                         for p in self.profile]
         return d
 

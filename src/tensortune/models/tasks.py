@@ -52,6 +52,31 @@ class ModelTask:
     key: str = ""  # content hash, stable across runs
     callers: list[str] = field(default_factory=list)
 
+    @property
+    def arg_bytes(self) -> int:
+        """Bytes of the function's arguments (inputs, weights, output): the least it moves per call. A task
+        that streams far more bytes than its FLOPs can hide (AlexNet's dense layers: 151 MB of weights for
+        75 MFLOP) runs at the machine's memory bandwidth, not its FMA rate."""
+        return prim_func_arg_bytes(self.mod["main"])
+
+
+def prim_func_arg_bytes(func: Any) -> int:
+    """Sum over a PrimFunc's tensor arguments of their static size in bytes (0 for a dynamic dimension)."""
+    import tvm
+    from tvm.s_tir.meta_schedule.arg_info import ArgInfo
+
+    total = 0
+    for info in ArgInfo.from_prim_func(func):
+        n = 1
+        for d in info.shape:
+            if not isinstance(d, int | tvm.tirx.IntImm):  # a symbolic dimension: size unknown
+                n = 0
+                break
+            n *= int(d)
+        dt = tvm.DataType(str(info.dtype))
+        total += n * ((dt.bits * dt.lanes + 7) // 8)
+    return total
+
 
 def _calls(mod: Any) -> list[str]:
     """GlobalVar names of the TIR functions called from main, in order, with repetition."""
