@@ -116,7 +116,10 @@ def test_cli_prints_what_it_learned_from(tmp_path, capsys):
     assert main([*base, "--layer", "resnet18:6"]) == 0
     assert "transfer:" not in capsys.readouterr().out  # nothing to learn from yet
     assert main([*base, "--layer", "resnet18:7"]) == 0
-    assert "learns from 32 records of 1 other task(s)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "learns from 32 records of 1 other task(s)" in out
+    # no corpus is a source here (none for this target): the line does not claim one
+    assert "corpus" not in next(ln for ln in out.splitlines() if "transfer:" in ln)
     assert main([*base, "--layer", "resnet18:8", "--no-transfer"]) == 0
     assert "transfer:" not in capsys.readouterr().out
 

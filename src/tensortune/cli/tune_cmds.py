@@ -179,8 +179,9 @@ def _prior(args: argparse.Namespace, storage: Any, task: Task, con: Any) -> Any:
         return None
     prior = TransferPrior.from_storage(storage, task, args.seed, corpus=corpus_for(args))
     if prior:
-        con.print(f"  transfer: {task.name} learns from {prior.describe()} in {args.db} and the corpus "
-                  "(--no-transfer: off)")
+        # describe() names the shipped corpus's share when it is a source (not with --no-corpus, nor when no corpus
+        # task is similar enough)
+        con.print(f"  transfer: {task.name} learns from {prior.describe()} (database {args.db}; --no-transfer: off)")
     return prior or None
 
 
