@@ -238,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "machine, the prior of an empty database")
     cosub = co.add_subparsers(dest="corpus_command", required=True, parser_class=_Parser)
     cb = cosub.add_parser("build", help="measure (resumable) and write the corpus file")
-    _add_run_args(cb, 32)
+    _add_run_args(cb, 64)
     cb.add_argument("--model-trials", type=int, default=640, help="measurements of the whole-model part, for each of its models (corpusnet, corpuswide)")
     cb.add_argument("--out", help="the corpus file (default: the package's transfer/data/corpus-llvm-<LLVM CPU "
                                   "name>.json.gz for this CPU, which runs on this kind of CPU then use)")
