@@ -215,7 +215,7 @@ def test_a_run_uses_the_corpus_of_its_cpu_and_another_cpus_only_as_a_foreign_pri
 @pytest.mark.slow
 def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp_path, monkeypatch, capsys):
     from tensortune.cli.main import main
-    from tensortune.models.corpus import CORPUS_MODELS
+    from tensortune.models.corpus import CORPUS_MODELS, corpus_ops
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer.corpus import Corpus
 
@@ -227,11 +227,13 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     corpus = Corpus.load(str(out))
     st = SQLiteStorage(db)
     n = len(st.records(kind="trial"))
-    assert n == 16 * len(CORPUS_MODELS) + 2 * 11  # the model part (16 a model) and 11 single layers
+    singles = len(corpus_ops())  # 14 single layers (11 convs, 3 dense)
+    assert singles == 14
+    assert n == 16 * len(CORPUS_MODELS) + 2 * singles  # the model part (16 a model) and the single layers
     # every trial record of the corpus's tasks is in it; the model part's MetaSchedule-space tasks (pooling,
     # dense) are measured (the allocator reaches every task) but left out of the corpus
     assert corpus.n_records == sum(1 for t in corpus.tasks_ for r in st.records(t.task_key, t.target_key)
-                                   if r.kind == "trial") > 2 * 11
+                                   if r.kind == "trial") > 2 * singles
     assert any(t.task_file for t in corpus.tasks_)  # the TIR tasks carry their function
     assert main(argv) == 0  # a rerun resumes: nothing measured again
     assert len(SQLiteStorage(db).records(kind="trial")) == n
