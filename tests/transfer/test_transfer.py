@@ -335,3 +335,57 @@ def test_first_configs_are_mapped_on_knob_features_when_the_model_learns_on_sche
     sched = TransferPrior.from_tables(tables["L2"].task, srcs, 0, schedule_cache=str(tmp_path))
     assert sched.sources[0].x.shape[1] == 37 and sched.sources[0].knob_x is not None
     assert sched.initial_configs() == knobs.initial_configs() and knobs.initial_configs()
+
+
+class _KnowsTheLandscape:
+    """A cost model that already knows the landscape (as a transferred prior would), fitted or not."""
+
+    def __init__(self, score):
+        self.score, self.fits = score, 0
+
+    def fit(self, x, y):
+        self.fits += 1
+
+    def predict(self, x):
+        return self.score(x)
+
+    @property
+    def fitted(self):
+        return True
+
+
+@pytest.mark.parametrize("plan_first", [True, False])
+def test_a_model_that_starts_from_a_prior_plans_again_when_a_short_plan_is_used_up(plan_first):
+    """Chameleon's adaptive sampler plans 8-64 configs; with a prior (``plan_first``) the next plan comes
+    from the model as soon as one is used up, not random configs until ``plan_size`` outcomes (AutoTVM's
+    rule, kept without a prior)."""
+    from helpers import knob_landscape
+
+    from tensortune.explorers.registry import make_explorer
+    from tensortune.samplers.registry import make_sampler
+    from tensortune.strategies.model_based import ModelBasedStrategy
+
+    sp, score = knob_landscape()
+    st = ModelBasedStrategy(sp, 0, _KnowsTheLandscape(score), make_explorer("sa", 0), make_sampler("adaptive"),
+                            plan_size=64, plan_first=plan_first)
+    planned_configs: set = set()
+    replan = st.replan
+
+    def recording_replan():
+        replan()
+        planned_configs.update(st._plan)
+
+    st.replan = recording_replan
+    asked = []
+    while len(asked) < 48:
+        batch = st.ask(8)
+        asked += batch
+        st.tell(batch, [1.0 + float(v) / 100 for v in score(np.array([c.indices for c in batch]))])
+    if plan_first:
+        # the plans are short, so it planned several times, and nearly every config came from a plan (a
+        # config can still be random where a plan ran out in the middle of a batch)
+        assert len(st.rounds) >= 2 and min(r.plan for r in st.rounds) < 48
+        assert sum(c in planned_configs for c in asked) >= len(asked) - 8 * len(st.rounds)
+        assert sum(c in planned_configs for c in asked) > len(asked) // 2
+    else:
+        assert st.rounds == [] and not planned_configs  # random until plan_size outcomes of its own
