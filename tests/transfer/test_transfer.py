@@ -256,8 +256,9 @@ def test_bench_transfer_compares_knob_and_schedule_features_and_caches_them(tmp_
 def test_bench_transfer_with_the_corpus_adds_its_similar_tasks_as_faded_sources(tmp_path):
     """`--features knobs+corpus`: the held-out layer's prior also holds the shipped corpus's tasks of its
     template family (as a user's empty database gets them), weighed down by the records the tables give.
-    Held-out 3x3 layers get the corpus's 3x3 tasks; AlexNet's 11x11/4 stem (L1) gets nothing: the corpus's
-    7x7/2 stem is below the similarity floor, as every table is."""
+    Held-out 3x3 layers get the corpus's 3x3 tasks; AlexNet's 11x11/4 stem (L1) gets no table (every table is
+    below the similarity floor) and, from the corpus, only its 11x11/4 stem (stop 42; the 7x7/2 one is below the
+    floor too)."""
     import json
 
     from tensortune.bench.groundtruth import load_table
@@ -277,7 +278,9 @@ def test_bench_transfer_with_the_corpus_adds_its_similar_tasks_as_faded_sources(
     assert runs[("L8", "knobs")]["sources"] == ["L7"]
     added = set(runs[("L8", "knobs+corpus")]["sources"]) - {"L7"}
     assert added and added <= corpus_keys and all("kernel=3x3" in k for k in added)
-    assert runs[("L1", "knobs")]["sources"] == runs[("L1", "knobs+corpus")]["sources"] == []
+    assert runs[("L1", "knobs")]["sources"] == []
+    (stem,) = runs[("L1", "knobs+corpus")]["sources"]
+    assert stem in corpus_keys and "c=3," in stem and "kernel=11x11,stride=4x4" in stem
     assert "znver5" in doc["corpus"] and "| L8 | autotvm | knobs+corpus |" in (out / "report.md").read_text()
     # the corpus fades by the records the tables give, as it does in a database of that many records
     l8, l7 = load_table("L8"), load_table("L7")
