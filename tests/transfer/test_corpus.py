@@ -251,10 +251,10 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
 
 def _best_similarity(layer_wl, workloads) -> float:
     from tensortune.transfer.features import shape_features
-    from tensortune.transfer.prior import SIMILARITY_SCALE
+    from tensortune.transfer.prior import shape_similarity
 
     f = shape_features(layer_wl)
-    return max(float(np.exp(-np.sum((shape_features(w) - f) ** 2) / SIMILARITY_SCALE)) for w in workloads)
+    return max(shape_similarity(shape_features(w), f) for w in workloads)
 
 
 def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus_holds_them():
@@ -270,7 +270,7 @@ def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus
     # a conv whose output columns are a prime leaves the column register tile at 1: a poor source
     for wl in ops:
         if wl.op.startswith("conv2d"):
-            ow = (wl.width + 2 * wl.padding[1] - wl.kernel[1]) // wl.stride[1] + 1
+            ow = wl.out_hw[1]
             assert any(ow % d == 0 for d in range(2, 17)), (wl, ow)
     layers = {name: resolve_layer(name)[1] for name in EVAL_LAYERS}
     for name, wl in layers.items():

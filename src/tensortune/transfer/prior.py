@@ -56,6 +56,11 @@ class Source:
         return self.x if self.knob_x is None else self.knob_x
 
 
+def shape_similarity(a: np.ndarray, b: np.ndarray) -> float:
+    """How alike two tasks' shape features are: ``exp(-squared distance / SIMILARITY_SCALE)``, 1 for equal shapes."""
+    return float(np.exp(-np.sum((np.asarray(a) - np.asarray(b)) ** 2) / SIMILARITY_SCALE))
+
+
 class TransferPrior:
     """``model_features``: what the cost model sees (the sources' ``x`` are in it); by default the knob
     features, which also map the sources' best configs onto this task's space (``initial_configs``)."""
@@ -64,8 +69,8 @@ class TransferPrior:
         self.task = task
         self.features = TransferFeatures(task)
         self.model_features = model_features if model_features is not None else self.features
-        sims = [float(np.exp(-np.sum((s.shape - self.features.shape) ** 2) / SIMILARITY_SCALE))
-                * (FOREIGN_WEIGHT if s.foreign else 1.0) * s.prior_weight for s in sources]
+        sims = [shape_similarity(s.shape, self.features.shape) * (FOREIGN_WEIGHT if s.foreign else 1.0) * s.prior_weight
+                for s in sources]
         keep = [i for i, v in enumerate(sims) if v >= MIN_SIMILARITY]
         self.sources = [sources[i] for i in keep]
         self.similarity = [sims[i] for i in keep]  # weights of the sources in the cost model
