@@ -59,7 +59,7 @@ class TransferConfig:
 
     def __post_init__(self) -> None:
         from tensortune.bench.groundtruth import available_tables
-        from tensortune.tuners.recipes import recipe
+        from tensortune.tuners.recipes import learns_from_other_tasks
 
         have = set(available_tables(self.tables))
         missing = [x for x in self.layers if x not in have]
@@ -67,8 +67,8 @@ class TransferConfig:
             raise ValueError(f"transfer needs at least two layers with tables; missing: {missing or 'none'} "
                              f"(have in {self.tables or 'the package'}: {', '.join(sorted(have)) or 'none'})")
         for r in self.recipes:
-            if recipe(r).strategy != "model-based":
-                raise ValueError(f"{r} is not a model-based recipe (transfer shapes a cost model)")
+            if not learns_from_other_tasks(r):
+                raise ValueError(f"{r} is not a model-based recipe or ml2tuner (transfer shapes a cost model)")
         bad = [f for f in self.features if f not in FEATURES]
         if bad or not self.features:
             raise ValueError(f"--features takes {', '.join(FEATURES)}; not {', '.join(bad) or 'nothing'}")
@@ -120,7 +120,7 @@ def _search(task: Any, measurer: Any, sources: list[Any], recipe: str, seed: int
     prior = (TransferPrior.from_tables(task, sources, seed, schedule_cache=schedule_cache, corpus=corpus)
              if transfer else None)
     t0 = time.perf_counter()
-    strat = create(recipe, task.space, seed, transfer=prior or None)
+    strat = create(recipe, task.space, seed, transfer=prior or None, task=task)
     with tempfile.TemporaryDirectory(prefix="tensortune-transfer-") as d:
         storage = SQLiteStorage(Path(d) / "r.db")
         s = Tuner(task, strat, measurer, storage, Budget(trials=trials),

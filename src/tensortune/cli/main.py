@@ -67,7 +67,8 @@ def _add_run_args(p: argparse.ArgumentParser, default_trials: int) -> None:
     p.add_argument("--plan-size", type=int, default=None, help="model-based tuners: refit and replan every N trials "
                                                                 "(default: the recipe's, 64 for most, 8 for glimpse)")
     p.add_argument("--loss", choices=["rank", "reg"], help="XGBoost loss of the cost model (default: the recipe's: "
-                   "rank for autotvm, reg for chameleon/rl/sa-as/release/arco)")
+                   "rank for autotvm, reg for chameleon/rl/sa-as/release/arco; rank for all of them when the "
+                   "model learns from other tasks' records)")
     p.add_argument("--variant", choices=["paper", "code"], default="paper",
                    help="chameleon/rl/release: where the Chameleon paper and the authors' code disagree (PPO clip "
                    "0.3/0.2, entropy 0.1/0.3, shared first layer or separate networks), which to follow")

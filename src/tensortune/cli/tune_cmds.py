@@ -171,11 +171,11 @@ def _whole_model(args: argparse.Namespace) -> bool:
 
 
 def _prior(args: argparse.Namespace, storage: Any, task: Task, con: Any) -> Any:
-    """The transfer prior from the database's other tasks (model-based recipes, unless --no-transfer)."""
+    """The transfer prior from the database's other tasks (model-based recipes and ml2tuner, unless --no-transfer)."""
     from tensortune.transfer import TransferPrior
-    from tensortune.tuners.recipes import recipe
+    from tensortune.tuners.recipes import learns_from_other_tasks
 
-    if getattr(args, "no_transfer", False) or recipe(args.tuner).strategy != "model-based":
+    if getattr(args, "no_transfer", False) or not learns_from_other_tasks(args.tuner):
         return None
     prior = TransferPrior.from_storage(storage, task, args.seed, corpus=corpus_for(args))
     if prior:

@@ -140,7 +140,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
 
-    transfer = transfer and recipes.recipe(recipe).strategy == "model-based"
+    transfer = transfer and recipes.learns_from_other_tasks(recipe)
     cache: dict = {}  # sources whose records did not change since the last round are not re-read
 
     progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]

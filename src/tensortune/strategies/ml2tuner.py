@@ -15,11 +15,18 @@ Each round (after ``n_initial`` random measurements):
 So every round measures exactly N configurations. Model settings are the paper's (Appendix A): P and A
 ``reg:squarederror``, depth 14, learning rate 0.01, 300 rounds; V ``binary:hinge``, depth 5, learning
 rate 0.1, subsample 0.6; N = 10, alpha = 1.
+
+With ``transfer`` (a ``transfer.TransferPrior``, issue 19), P learns from the other tasks' records too: it
+sees the prior's transferable features and is fitted, with rank loss (``transfer_loss``; see
+``transfer.prior.CROSS_TASK_LOSS``), on
+the sources and the task's own valid outcomes, the sources fading as those arrive (``PriorCostModel``). V and
+A stay the task's own: other tasks' records have no hidden features (they would have to be compiled again)
+and their failures are another space's.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -40,9 +47,15 @@ class HiddenFn(Protocol):
     def __call__(self, cfgs: list[Config]) -> np.ndarray: ...
 
 
-def paper_regressor(seed: int = 0) -> XGBoostCostModel:
-    """P and A as in ML2Tuner's Appendix A."""
-    return XGBoostCostModel(loss="reg", seed=seed, num_rounds=300, max_depth=14, eta=0.01)
+def paper_regressor(seed: int = 0, loss: str = "reg") -> XGBoostCostModel:
+    """P and A as in ML2Tuner's Appendix A (``loss="rank"``: the same trees ranking, for a P that transfers)."""
+    return XGBoostCostModel(loss=loss, seed=seed, num_rounds=300, max_depth=14, eta=0.01)
+
+
+# P's sources fade as 1 / (1 + 8 own / TRANSFER_FADE) with the task's own outcomes, as a model-based recipe's
+# with AutoTVM's plan of 64 (``transfer.prior.PriorCostModel``); ML2Tuner's round of N = 10 would fade them
+# after two rounds
+TRANSFER_FADE = 64
 
 
 def fit_p_and_a(space: SearchSpace, hidden: HiddenFn, cfgs: list[Config], ys: list[float], seed: int = 0
@@ -62,7 +75,8 @@ def fit_p_and_a(space: SearchSpace, hidden: HiddenFn, cfgs: list[Config], ys: li
 
 class ML2Tuner(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, hidden: HiddenFn, n: int = 10, alpha: float = 1.0,
-                 n_initial: int | None = None, explorer: Explorer | None = None, n_explore: int = 512) -> None:
+                 n_initial: int | None = None, explorer: Explorer | None = None, n_explore: int = 512,
+                 transfer: Any = None, transfer_loss: str = "rank") -> None:
         super().__init__(space, seed)
         if n < 1:
             raise ValueError("N (configurations measured per round) must be >= 1")
@@ -76,7 +90,11 @@ class ML2Tuner(RoundStrategy):
         self.explorer = explorer or SimulatedAnnealing()
         self.n_explore = n_explore
         self.v = ValidityModel(seed=seed)
-        self.p = paper_regressor(seed)
+        self.p: Any = paper_regressor(seed)
+        self._p_encode = space.encode_indices
+        if transfer:
+            self.p = transfer.cost_model(paper_regressor(seed, transfer_loss), TRANSFER_FADE)
+            self._p_encode = transfer.model_features.encode_indices
         self.a = paper_regressor(seed)
         self.name = "ml2tuner"
 
@@ -108,8 +126,13 @@ class ML2Tuner(RoundStrategy):
         self._fitted = (ys, valid, vis)
         if valid.sum() < 2:
             return False
-        self.p.fit(vis[valid], ys[valid])
+        self.p.fit(self._p_vis(self.xs)[valid], ys[valid])
         return True
+
+    def _p_vis(self, cfgs: list[Config]) -> np.ndarray:
+        """P's features of ``cfgs``: the space's encoding, or the prior's transferable one."""
+        idx = np.array([c.indices for c in cfgs], dtype=np.int64).reshape(len(cfgs), len(self.space.knobs))
+        return self._p_encode(idx)
 
     def fallback(self, rnd: Round) -> list[Config]:
         """N random configurations V lets through."""
@@ -120,7 +143,7 @@ class ML2Tuner(RoundStrategy):
         ys = self._fitted[0]
 
         def score(idx: np.ndarray) -> np.ndarray:
-            return self._v_score(idx, self.p.predict(self.space.encode_indices(idx)))
+            return self._v_score(idx, self.p.predict(self._p_encode(idx)))
 
         order = np.argsort(-ys, kind="stable")
         incumbents = [self.xs[i] for i in order[: self.n] if ys[i] > 0]
@@ -133,7 +156,7 @@ class ML2Tuner(RoundStrategy):
         cfgs = [c for c, _ in cands]
         ok = self.v.predict(self.space.encode(cfgs)) if cfgs else np.zeros(0, dtype=bool)
         rnd.rejected = int((~ok).sum())
-        pred = self.p.predict(self.space.encode(cfgs)) if cfgs else np.zeros(0)
+        pred = self.p.predict(self._p_vis(cfgs)) if cfgs else np.zeros(0)
         return [(cfgs[i], float(pred[i])) for i in np.argsort(-pred, kind="stable") if ok[i]]
 
     def sample(self, cands: Candidates, rnd: Round) -> list[Config]:

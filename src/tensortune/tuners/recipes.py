@@ -108,7 +108,8 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
         from tensortune.strategies.ml2tuner import ML2Tuner
 
         # N defaults to the paper's 10 (plan_size does not change it: the paper's N is part of the method)
-        return ML2Tuner(space, seed, HiddenFeatures(task), n=options.get("n", 10), alpha=options.get("alpha", 1.0))
+        return ML2Tuner(space, seed, HiddenFeatures(task), n=options.get("n", 10), alpha=options.get("alpha", 1.0),
+                        transfer=options.get("transfer"), transfer_loss=transfer_loss(r, True))
     if r.strategy == "hierarchical":
         from tensortune.strategies.hierarchical import HierarchicalCodesign
 
@@ -123,6 +124,20 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
                                n_candidates=(r.candidates or 16) * plan,
                                acquisition=options.get("acquisition", "network"))
     return _model_based_strategy(r, space, seed, **options)
+
+
+def learns_from_other_tasks(name: str) -> bool:
+    """Whether the recipe's cost model can learn from other tasks' records (``transfer``): every model-based
+    recipe, and ML2Tuner's P."""
+    return recipe(name).strategy in ("model-based", "ml2tuner")
+
+
+def transfer_loss(r: Recipe, transfer: Any) -> str:
+    """The cost model's loss: the recipe's own (Chameleon's published regression), but rank whenever the model
+    learns from other tasks (``transfer.prior.CROSS_TASK_LOSS``); ``--loss`` overrides both."""
+    from tensortune.transfer.prior import CROSS_TASK_LOSS
+
+    return CROSS_TASK_LOSS if transfer else r.loss
 
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
@@ -154,7 +169,7 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     factor = candidates if candidates is not None else r.candidates
     if factor is None:
         factor = candidate_factor(r.sampler)
-    model = make_cost_model(r.cost_model, loss=loss or r.loss, seed=seed)
+    model = make_cost_model(r.cost_model, loss=loss or transfer_loss(r, transfer), seed=seed)
     encode = None
     if transfer:
         model, encode = transfer.cost_model(model, plan), transfer.model_features.encode_indices
