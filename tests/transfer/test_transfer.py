@@ -122,6 +122,10 @@ def test_cli_prints_what_it_learned_from(tmp_path, capsys):
     assert "corpus" not in next(ln for ln in out.splitlines() if "transfer:" in ln)
     assert main([*base, "--layer", "resnet18:8", "--no-transfer"]) == 0
     assert "transfer:" not in capsys.readouterr().out
+    # ML2Tuner's P learns from them too (every other task's records, the --no-transfer run's included)
+    ml2 = ["tune", "--target", "vta-sim", "--tuner", "ml2tuner", "--trials", "20", "--no-progress", "--db", db]
+    assert main([*ml2, "--layer", "resnet18:9"]) == 0
+    assert "learns from 96 records of 3 other task(s)" in capsys.readouterr().out
 
 
 def test_bench_transfer_reads_tables_from_a_directory(tmp_path, capsys):
@@ -435,3 +439,4 @@ def test_ml2tuner_learns_from_other_tasks(tables):
                 for seed in range(3)]
         reach[transfer] = median([h if h is not None else float("inf") for h in hits])
     assert reach[True] < reach[False], reach
+
