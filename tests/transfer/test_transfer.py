@@ -96,16 +96,19 @@ def test_prior_from_a_database_of_other_tasks(tables, tmp_path):
 def test_held_out_layer_reaches_95_percent_sooner_with_transfer(tables, tmp_path):
     """The conformance criterion: from three tables, autotvm reaches 95% of the fourth table's optimum
     in fewer measurements (median over 9 seeds) than without transfer."""
+    held, sources = tables["L8"], [tables[x] for x in ("L1", "L2", "L7")]
+    reach = {transfer: _median_reach(held, sources, "autotvm", 128, 9, transfer) for transfer in (False, True)}
+    assert reach[True] < reach[False], reach
+
+
+def _median_reach(held, sources, recipe: str, trials: int, seeds: int, transfer: bool) -> float:
+    """Median over seeds of the measurements a replayed run needs to reach 95% of the held-out table's optimum."""
     from tensortune.bench.transfer import run_one
 
-    held, sources = tables["L8"], [tables[x] for x in ("L1", "L2", "L7")]
     opt = held.task.flops / float(np.min(held.cost[np.isfinite(held.cost)])) / 1e9
-    reach = {}
-    for transfer in (False, True):
-        hits = [trials_to_reach(run_one(held, sources, "autotvm", seed, 128, transfer)["curve"], 0.95 * opt)
-                for seed in range(9)]
-        reach[transfer] = median([h if h is not None else float("inf") for h in hits])
-    assert reach[True] < reach[False], reach
+    hits = [trials_to_reach(run_one(held, sources, recipe, seed, trials, transfer)["curve"], 0.95 * opt)
+            for seed in range(seeds)]
+    return median([h if h is not None else float("inf") for h in hits])
 
 
 def test_cli_prints_what_it_learned_from(tmp_path, capsys):
@@ -417,7 +420,6 @@ def test_ml2tuner_learns_from_other_tasks(tables):
     """ML2Tuner composes with transfer: its P ranks on the prior's features, fitted on the other tables and its
     own outcomes (V and A stay its own), and it reaches 95% of L8's optimum sooner with transfer than without
     (median of 3 seeds; measured: 4 against 37)."""
-    from tensortune.bench.transfer import run_one
     from tensortune.transfer import TransferPrior
     from tensortune.transfer.prior import PriorCostModel
     from tensortune.tuners import create
@@ -432,11 +434,6 @@ def test_ml2tuner_learns_from_other_tasks(tables):
     TransferConfig(recipes=["ml2tuner", "chameleon+v"])
     with pytest.raises(ValueError, match="random is not a model-based recipe or ml2tuner"):
         TransferConfig(recipes=["random"])
-    opt = held.task.flops / float(np.min(held.cost[np.isfinite(held.cost)])) / 1e9
-    reach = {}
-    for transfer in (False, True):
-        hits = [trials_to_reach(run_one(held, sources, "ml2tuner", seed, 48, transfer)["curve"], 0.95 * opt)
-                for seed in range(3)]
-        reach[transfer] = median([h if h is not None else float("inf") for h in hits])
+    reach = {transfer: _median_reach(held, sources, "ml2tuner", 48, 3, transfer) for transfer in (False, True)}
     assert reach[True] < reach[False], reach
 
