@@ -108,8 +108,10 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
         from tensortune.strategies.ml2tuner import ML2Tuner
 
         # N defaults to the paper's 10 (plan_size does not change it: the paper's N is part of the method)
+        from tensortune.transfer.prior import CROSS_TASK_LOSS
+
         return ML2Tuner(space, seed, HiddenFeatures(task), n=options.get("n", 10), alpha=options.get("alpha", 1.0),
-                        transfer=options.get("transfer"), transfer_loss=transfer_loss(r, True))
+                        transfer=options.get("transfer"), transfer_loss=CROSS_TASK_LOSS)
     if r.strategy == "hierarchical":
         from tensortune.strategies.hierarchical import HierarchicalCodesign
 
