@@ -46,7 +46,7 @@ class SimulatedAnnealing:
         cfgs = space.sample(self.n_chains, rng)
         if not cfgs:
             raise RuntimeError("no valid configuration could be sampled from the space")
-        pts = np.array([c.indices for c in cfgs], dtype=np.int64)
+        pts = space.indices(cfgs)
         if len(pts) < self.n_chains:
             pts = pts[rng.integers(0, len(pts), size=self.n_chains)]
         return pts

@@ -37,7 +37,7 @@ class ConfidenceSampler:
         if not cands:
             return []
         if self.value_fn is not None:
-            values = np.asarray(self.value_fn(space, np.array([c.indices for c in cands], dtype=np.int64)), dtype=np.float64)
+            values = np.asarray(self.value_fn(space, space.indices(cands)), dtype=np.float64)
         else:
             by_cfg = dict(candidates)
             values = np.array([by_cfg[c] for c in cands], dtype=np.float64)

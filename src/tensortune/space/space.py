@@ -274,10 +274,15 @@ class SearchSpace:
             idx = idx[None, :]
         return np.concatenate([t[idx[:, j]] for j, t in enumerate(self._tables)], axis=1)
 
+    def indices(self, cfgs: Sequence[Config]) -> np.ndarray:
+        """The configs' option indices as an (n, n_knobs) matrix (what ``encode_indices`` and the
+        transferable encodings read); (0, n_knobs) for none."""
+        return np.array([c.indices for c in cfgs], dtype=np.int64).reshape(len(cfgs), len(self.knobs))
+
     def encode(self, cfgs: Sequence[Config]) -> np.ndarray:
         if not cfgs:
             return np.zeros((0, self.n_features))
-        return self.encode_indices(np.array([c.indices for c in cfgs], dtype=np.int64))
+        return self.encode_indices(self.indices(cfgs))
 
     def fingerprint(self) -> str:
         """A hash of what config indices mean: every knob's name and options, in order, and the names of

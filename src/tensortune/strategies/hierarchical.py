@@ -159,7 +159,7 @@ class HierarchicalCodesign(RoundStrategy):
         return np.log2(np.maximum(np.column_stack([vals[n] for n in self.hw_names]), 1e-9))
 
     def _fit(self) -> None:
-        idx = np.array([c.indices for c in self.xs], dtype=np.int64)
+        idx = self.space.indices(self.xs)
         dfeat = self._design_features(idx[:, self.hw_pos])
         vals = self.space.value_arrays(idx)
         for li, lay in enumerate(self.layers):

@@ -131,8 +131,7 @@ class ML2Tuner(RoundStrategy):
 
     def _p_vis(self, cfgs: list[Config]) -> np.ndarray:
         """P's features of ``cfgs``: the space's encoding, or the prior's transferable one."""
-        idx = np.array([c.indices for c in cfgs], dtype=np.int64).reshape(len(cfgs), len(self.space.knobs))
-        return self._p_encode(idx)
+        return self._p_encode(self.space.indices(cfgs))
 
     def fallback(self, rnd: Round) -> list[Config]:
         """N random configurations V lets through."""

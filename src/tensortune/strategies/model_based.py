@@ -86,8 +86,7 @@ class ModelBasedStrategy(RoundStrategy):
             self.replan()
 
     def _features(self, cfgs: list[Config]) -> np.ndarray:
-        idx = np.array([c.indices for c in cfgs], dtype=np.int64).reshape(len(cfgs), len(self.space.knobs))
-        return self.encode(idx)
+        return self.encode(self.space.indices(cfgs))
 
     def score(self, idx: np.ndarray) -> np.ndarray:
         x = self.encode(idx)
