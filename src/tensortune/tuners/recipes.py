@@ -106,10 +106,9 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
                              "(create(..., task=task))")
         from tensortune.features import HiddenFeatures
         from tensortune.strategies.ml2tuner import ML2Tuner
-
-        # N defaults to the paper's 10 (plan_size does not change it: the paper's N is part of the method)
         from tensortune.transfer.prior import CROSS_TASK_LOSS
 
+        # N defaults to the paper's 10 (plan_size does not change it: the paper's N is part of the method)
         return ML2Tuner(space, seed, HiddenFeatures(task), n=options.get("n", 10), alpha=options.get("alpha", 1.0),
                         transfer=options.get("transfer"), transfer_loss=CROSS_TASK_LOSS)
     if r.strategy == "hierarchical":
