@@ -71,8 +71,17 @@ class GradientAllocator:
     throughput keeps the largest promised gain however often it fails (a 2,000-measurement ResNet-18
     run gave 1,088 measurements to one such conv while it stayed at 115 GFLOP/s). So, as Ansor's
     per-task early stopping does, a task rests after ``patience`` rounds of its own without a 0.5%
-    gain: it is not picked while any task that is still improving is live, and its gradient loses the
-    optimistic term (only its observed gain counts). When every live task rests, all compete on that.
+    gain: it loses the peer term (``beta``), and its promise -g_i / t_i halves with every further round
+    without a gain. A resting task still competes with the others on that promise, so it is tried
+    again when the tasks still improving promise less.
+
+    Until stop 46 a resting task kept only its observed gain and was set aside while any task still
+    improved. Both halves starved the model (stop 42's runs on Zen 5, read back from their databases):
+    a light task "improves" by the noise of a 1 us kernel, so ResNet-18 at 2,000 gave 100 measurements
+    to its global mean while each 512-channel conv (7% of the latency, at 78% of the other convs'
+    throughput in the model) rested after 56 and never came back; and once every task rested, the
+    observed gains (zero, or noise under 0.5%) decided, so VGG-16 at 2,000 gave its first big conv 51
+    rounds in a row (814 measurements, none gaining 0.5%) while the other big convs stayed at 56-88.
     """
 
     name = "gradient"
@@ -98,8 +107,9 @@ class GradientAllocator:
         optimistic = -g / max(t.trials, 1)
         if v_max > 0:
             optimistic = min(optimistic, self.beta * t.flops / v_max - g)
-        if self.patience is not None and t.stale_rounds() >= self.patience:
-            return t.weight * backward  # resting: only what it has shown, no promise
+        stale = t.stale_rounds()
+        if self.patience is not None and stale >= self.patience:  # resting: no peer term, a fading promise
+            optimistic = -g / max(t.trials, 1) * 0.5 ** (stale - self.patience + 1)
         return t.weight * (self.alpha * backward + (1 - self.alpha) * optimistic)
 
     def pick(self, tasks: list[TaskProgress]) -> int | None:
@@ -109,9 +119,6 @@ class GradientAllocator:
         fresh = [i for i in live if not tasks[i].history]
         if fresh:  # the heaviest first (calls x FLOPs): if the budget ends in the first rounds, light tasks miss it
             return max(fresh, key=lambda i: (tasks[i].weight * tasks[i].flops, -i))
-        if self.patience is not None:
-            improving = [i for i in live if tasks[i].stale_rounds() < self.patience]
-            live = improving or live  # when every task rests, all compete on their observed gains
         if self.rng.random() < self.epsilon:
             return int(self.rng.choice(live))
         grads = [self.gradient(i, tasks) for i in live]
