@@ -102,14 +102,15 @@ class GradientAllocator:
             backward = (g1 - g0) / max(t1 - t0, 1) if math.isfinite(g0) else -g1 / max(t1, 1)
         else:
             backward = -g / max(t.trials, 1)
-        peers = [k.flops / k.best for k in tasks if k.kind == t.kind and math.isfinite(k.best) and k.best > 0]
-        v_max = max(peers) if peers and t.flops > 0 else 0.0
         optimistic = -g / max(t.trials, 1)
-        if v_max > 0:
-            optimistic = min(optimistic, self.beta * t.flops / v_max - g)
         stale = t.stale_rounds()
         if self.patience is not None and stale >= self.patience:  # resting: no peer term, a fading promise
-            optimistic = -g / max(t.trials, 1) * 0.5 ** (stale - self.patience + 1)
+            optimistic *= 0.5 ** (stale - self.patience + 1)
+        else:
+            peers = [k.flops / k.best for k in tasks if k.kind == t.kind and math.isfinite(k.best) and k.best > 0]
+            v_max = max(peers) if peers and t.flops > 0 else 0.0
+            if v_max > 0:
+                optimistic = min(optimistic, self.beta * t.flops / v_max - g)
         return t.weight * (self.alpha * backward + (1 - self.alpha) * optimistic)
 
     def pick(self, tasks: list[TaskProgress]) -> int | None:
