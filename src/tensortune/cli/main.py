@@ -37,6 +37,7 @@ from tensortune.cli.records_cmds import cmd_best, cmd_export, cmd_import  # noqa
 from tensortune.cli.tune_cmds import cmd_compare, cmd_tune  # noqa: E402
 from tensortune.core.values import DeviceError  # noqa: E402
 from tensortune.models.layout import LAYOUT_CHOICES  # noqa: E402
+from tensortune.models.winograd import WINOGRAD_CHOICES  # noqa: E402
 from tensortune.storage.sqlite import StorageError  # noqa: E402
 
 ROUNDS_HELP = ("rounds of the interleaved timing (each times every build and peer once, >= 200 ms each; the "
@@ -120,6 +121,7 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", default="llvm", help="llvm (this CPU)")
     p.add_argument("--conv-space", choices=["reduced", "full", "tails"], default="full", help="as given to tune")
     p.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT, help="as given to tune")
+    p.add_argument("--winograd", choices=WINOGRAD_CHOICES, default="auto", help="as given to tune")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -143,6 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     wm.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT,
                     help="activation layout of the convolutions: auto (blocked, NCHW[x]c with x = this CPU's fp32 "
                          "vector lanes), a named block (NCHW8c, NCHW16c, ...), or NCHW (plain)")
+    wm.add_argument("--winograd", choices=WINOGRAD_CHOICES, default="auto",
+                    help="auto (default): blocked 3x3 stride-1 convolutions at batch 1 run as Winograd F(4,3) on "
+                         "outputs of 24x24 or more, F(2,3) below (2.25-4x fewer multiplications; fp32 error near "
+                         "1e-6 of the output scale); off: every convolution direct")
     wm.add_argument("--compare", default=DEFAULT_COMPARE, help="also check and time: eager (PyTorch), frozen "
                     "(torch.jit.freeze + optimize_for_inference), onnxruntime (CPU EP; pip install 'tensortune[peers]'), "
                     "untuned (TVM), plain-tvm (TVM's own import + static_shape_tuning_pipeline on our export), "

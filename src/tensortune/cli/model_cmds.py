@@ -50,7 +50,7 @@ def _load(args: argparse.Namespace) -> tuple[Any, dict]:
         model = load_model(args.model, args.input_shape, seed=args.seed)
     except ModelError as e:
         raise UserError(str(e)) from None
-    return apply_layout(model, getattr(args, "layout", "NCHW"), target), target
+    return apply_layout(model, getattr(args, "layout", "NCHW"), target, getattr(args, "winograd", "off")), target
 
 
 def run_dir(args: argparse.Namespace, model: str) -> str:

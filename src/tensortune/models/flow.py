@@ -25,6 +25,7 @@ BLOCKED_SPACES = {"reduced": "conv2d_nchwc_fused.llvm-small", "full": BLOCKED,
 MS_SPACE = "ms-space.llvm"
 COPY = "copy.llvm"  # layout transforms and other single-block data movement
 POOL = "max_pool.llvm"
+WINOGRAD = "conv2d_winograd_fused.llvm"
 
 
 @dataclass
@@ -83,12 +84,13 @@ def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool
         save_task(t, task_dir())
         wl = TirWorkload(t.key)
         row = TaskRow(t.name, t.kind, t.weight, t.flops, "TVM default", None, None)
-        ours = [n for n in (CONV_SPACES[conv_space], OURS, BLOCKED_SPACES[conv_space], BLOCKED, COPY, POOL)
+        ours = [n for n in (CONV_SPACES[conv_space], OURS, BLOCKED_SPACES[conv_space], BLOCKED, WINOGRAD, COPY, POOL)
                 if use_templates and get_template(n).supports(wl)]
         if ours:
             row.template = ours[0]
             row.how = ("tensortune template" + (" (blocked)" if ours[0].startswith("conv2d_nchwc") else "")
                        + (" (data movement)" if ours[0] == COPY else "")
+                       + (" (Winograd)" if ours[0] == WINOGRAD else "")
                        + (" (reduced space)" if ours[0].endswith("-small") else "")
                        + (" (column tails)" if ours[0].endswith("-tails") else ""))
         else:

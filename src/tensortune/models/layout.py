@@ -147,13 +147,22 @@ def _grouped_blocked(data: Any, kernel: Any, strides: list[int], padding: list[i
     return te.compute((n, ob, oh, ow, bo), lambda i, c, yy, z, v: y[i, c * bo + v, yy, z], name="block")
 
 
-def apply_layout(model: Any, layout: str, target: dict[str, Any]) -> Any:
+def apply_layout(model: Any, layout: str, target: dict[str, Any], winograd: str = "off") -> Any:
     """``model`` (an ``ImportedModel``) with its convolutions in ``layout``; the model itself when the
-    layout is plain NCHW or no convolution's channels divide by the block."""
+    layout is plain NCHW or no convolution's channels divide by the block. ``winograd="auto"``: its
+    blocked 3x3 stride-1 convolutions as Winograd convolutions (``tensortune.models.winograd``)."""
     import dataclasses
 
+    from tensortune.models.winograd import WINOGRAD_CHOICES, to_winograd
+
+    if winograd not in WINOGRAD_CHOICES:
+        raise ValueError(f"unknown winograd choice {winograd!r}; known: {', '.join(WINOGRAD_CHOICES)}")
     block = channel_block(layout, target)
     if block is None:
         return model
     mod = to_blocked(model.mod, block)
-    return dataclasses.replace(model, mod=mod, extra={**model.extra, "layout": f"NCHW{block}c"})
+    extra = {**model.extra, "layout": f"NCHW{block}c"}
+    if winograd == "auto":
+        mod = to_winograd(mod)
+        extra["winograd"] = "auto"
+    return dataclasses.replace(model, mod=mod, extra=extra)

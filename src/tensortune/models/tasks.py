@@ -96,7 +96,7 @@ def _kind(func: Any) -> str:
     """Classify a fused function by its main reduction block."""
     blocks = block_kinds(func)
     reducers = [n for n, r in blocks.items() if r]
-    if any(n.startswith("conv2d") for n in reducers):
+    if any(n.startswith("conv2d") for n in reducers) or "bgemm" in reducers:  # bgemm: a Winograd conv2d
         return "conv2d"
     grouped = [n for n in reducers if n.startswith(("group_conv2d", "depthwise_conv2d"))]
     if grouped:  # one input channel per group (the first reduction axis has extent 1) is depthwise

@@ -27,6 +27,7 @@ _TEMPLATES: dict[str, str] = {
     "conv2d_nchwc_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2dBlocked",
     "conv2d_nchwc_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dBlockedReduced",
     "conv2d_nchwc_fused.llvm-tails": "tensortune.templates.tir_schedules:FusedConv2dBlockedTails",
+    "conv2d_winograd_fused.llvm": "tensortune.templates.cpu_winograd:WinogradConv2d",
 }
 
 
