@@ -164,3 +164,54 @@ def test_every_config_of_the_winograd_template_is_exact_and_parallel(task_env) -
     for t in others:  # the layout transforms around the conv are not Winograd functions
         save_task(t, task_dir())
         assert not tmpl.supports(TirWorkload(t.key))
+
+
+TINY = '''
+import torch
+from torch import nn
+
+class Tiny(nn.Module):
+    example_input_shape = (1, 3, 16, 16)
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.conv = nn.Conv2d(3, 16, 3, padding=1)
+        self.conv2 = nn.Conv2d(16, 16, 3, padding=1)
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        y = torch.relu(self.conv2(y) + y)
+        return self.fc(y.mean(dim=(2, 3)))
+'''
+
+
+def test_metaschedule_as_a_peer_tunes_the_direct_conv_graph(task_env) -> None:
+    """--compare metaschedule on a Winograd run: MetaSchedule gets the same layout without the Winograd
+    rewrite (what its own pipeline would tune); on a run without Winograd it gets the run's own tasks."""
+    import tvm
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import ModelTuneResult
+    from tensortune.models.importer import load_model
+    from tensortune.models.layout import apply_layout
+    from tensortune.models.pipeline import metaschedule_graph
+    from tensortune.models.tasks import extract_tasks
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    target = default_cpu_target()
+    base = load_model(f"{src}:Tiny")
+    for choice in ("auto", "off"):
+        m = apply_layout(base, "NCHW8c", target, choice)
+        _, tasks = extract_tasks(m, tvm.target.Target(target))
+        res = ModelTuneResult([], None, tasks, 0.0, 0)
+        ms_model, ms_tasks = metaschedule_graph(m, target, res)
+        names = [t.name for t in ms_tasks]
+        if choice == "off":
+            assert ms_model is m and ms_tasks is tasks
+        else:
+            assert any("winograd" in t.name for t in tasks)
+            assert not any("winograd" in n for n in names) and sum("conv2d_NCHWc" in n for n in names) == 2
+            assert "direct_mod" not in ms_model.extra and ms_model.extra["layout"] == "NCHW8c"

@@ -235,8 +235,9 @@ def cmd_profile(args: argparse.Namespace) -> int:
     con = console()
     render_tasks(con, res)
     try:
+        # --compare metaschedule: MetaSchedule at the stored run's budget (resumed from the run's work dir)
         rep, _ = evaluate(model, target, res, compare=_compare(args.compare), work_dir=run_dir(args, model.name),
-                          storage=storage, recipe=args.tuner, seed=args.seed, repeat=rounds,
+                          storage=storage, recipe=args.tuner, seed=args.seed, repeat=rounds, ms_trials=res.trials,
                           status=lambda m: con.print(m))
     except MismatchError as e:
         raise UserError(str(e)) from None

@@ -163,6 +163,9 @@ def apply_layout(model: Any, layout: str, target: dict[str, Any], winograd: str 
     mod = to_blocked(model.mod, block)
     extra = {**model.extra, "layout": f"NCHW{block}c"}
     if winograd == "auto":
+        # the direct-conv graph stays with the model: MetaSchedule, as a peer, tunes that one (it has no
+        # Winograd rule for x86; a user of its pipeline gets direct convolutions)
+        extra["direct_mod"] = mod
         mod = to_winograd(mod)
         extra["winograd"] = "auto"
     return dataclasses.replace(model, mod=mod, extra=extra)

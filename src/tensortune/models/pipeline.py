@@ -191,6 +191,26 @@ def checked_build(model: ImportedModel, target: dict[str, Any], result: ModelTun
     raise MismatchError("the tuned build is still wrong after falling back on every task")
 
 
+def metaschedule_graph(model: ImportedModel, target: dict[str, Any], result: ModelTuneResult) -> tuple[Any, list[Any]]:
+    """The model and tasks MetaSchedule tunes as a peer: the run's own, or, when the run rewrote convolutions
+    as Winograd ones (``--winograd auto``), the direct-conv graph of the same layout, as a user of
+    MetaSchedule's pipeline gets it (the tasks it shares with the run, such as strided convs, keep their
+    per-task MetaSchedule columns)."""
+    import dataclasses
+
+    import tvm
+
+    from tensortune.models.tasks import extract_tasks
+
+    direct = model.extra.get("direct_mod")
+    if direct is None:
+        return model, result.tasks
+    extra = {k: v for k, v in model.extra.items() if k not in ("direct_mod", "winograd")}
+    ms_model = dataclasses.replace(model, mod=direct, extra=extra)
+    _, tasks = extract_tasks(ms_model, tvm.target.Target(target))
+    return ms_model, tasks
+
+
 def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResult, *, compare: list[str],
              work_dir: str, storage: Any = None, recipe: str = "autotvm", seed: int = 0, ms_trials: int = 0,
              ms_per_iter: int = 16, repeat: int = 10, min_repeat_ms: int = 200,
@@ -233,14 +253,17 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
                                            if f.removesuffix(SUFFIX) in tuned and f.endswith(SUFFIX))
     if "metaschedule" in compare:
         ms_dir = os.path.join(work_dir, f"metaschedule-{ms_trials}")
-        status(f"MetaSchedule: the same {len(result.tasks)} tasks and weights, {ms_trials} measurements, "
+        ms_model, ms_tasks = metaschedule_graph(model, target, result)
+        what = ("the same" if ms_model is model else
+                "the direct-conv graph's (no Winograd: MetaSchedule has no x86 rule for it)")
+        status(f"MetaSchedule: {what} {len(ms_tasks)} tasks and weights, {ms_trials} measurements, "
                f"{ms_per_iter} per iteration; work dir {ms_dir}")
-        ms_db, rep.metaschedule_tuning_wall_s = tune_with_metaschedule(result.tasks, target, ms_trials, ms_dir,
+        ms_db, rep.metaschedule_tuning_wall_s = tune_with_metaschedule(ms_tasks, target, ms_trials, ms_dir,
                                                                        seed=seed, per_iter=ms_per_iter,
                                                                        log_path=log_path, status=status)
         for row, (n, best) in zip(rep.tasks, metaschedule_best(result.tasks, ms_db), strict=True):
             row["metaschedule_trials"], row["metaschedule_best_s"] = n, best
-        builds["MetaSchedule"] = build_model(model, target, ms_db, log_path=log_path)
+        builds["MetaSchedule"] = build_model(ms_model, target, ms_db, log_path=log_path)
     ref = model.torch_output(x)
     if ref is not None:
         rep.output_scale = float(np.max(np.abs(ref)))
