@@ -147,3 +147,17 @@ def _with_func(p, fn):
     for sp in sub.choices.values():
         sp.set_defaults(func=fn)
     return p
+
+
+def test_build_does_not_overwrite_the_file_its_metadata_would_take(tmp_path, capsys) -> None:
+    """`build --out r.so` writes r.json beside the library: a tune report of that name (`tune --out r.json`)
+    is refused, not overwritten, as the library itself is; a library named .json is refused."""
+    db = tmp_path / "t.db"
+    db.write_bytes(b"")  # checked for existence only: the refusals come before any work
+    report = tmp_path / "r.json"
+    report.write_text('{"latency_ms": {"tensortune": 5.5}}')
+    argv = ["build", "--model", "resnet18", "--db", str(db)]
+    _refused(capsys, [*argv, "--out", str(tmp_path / "r.so")], "r.json exists", "--force")
+    assert json.loads(report.read_text()) == {"latency_ms": {"tensortune": 5.5}}
+    _refused(capsys, [*argv, "--out", str(tmp_path / "lib.json")], "name the library NAME.so")
+    assert sorted(os.listdir(tmp_path)) == ["r.json", "t.db"]

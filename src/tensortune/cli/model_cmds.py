@@ -260,8 +260,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not os.path.exists(args.db):
         raise UserError(f"no database {args.db}")
     check_out_file(args.out)
-    if os.path.exists(args.out) and not args.force:
-        raise UserError(f"{args.out} exists (use --force to overwrite)")
+    meta_out = metadata_path(args.out)
+    if args.out.endswith(".json"):
+        raise UserError(f"--out {args.out}: the library's metadata is written beside it as NAME.json; "
+                        "name the library NAME.so")
+    for path in (args.out, meta_out):  # the metadata beside it may be another file, e.g. a tune report
+        if os.path.exists(path) and not args.force:
+            raise UserError(f"{path} exists (use --force to overwrite)")
     model, target = _load(args)
     storage = open_storage(args.db)  # a kernel that fails its in-model check is stored as WRONG_ANSWER
     res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space)
