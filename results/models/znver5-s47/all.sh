@@ -3,7 +3,7 @@
 # empty database, one after the other; then each build and MetaSchedule's stored run at the same budget
 # (stops 43-45, direct convs) as libraries, timed in fresh processes interleaved with ONNX Runtime
 set -u
-cd "$(dirname "$0")"
+cd /work/runs/s47/all
 PY=/work/main/.venv/bin/python
 TT=/work/main/.venv/bin/tensortune
 R=/work/main/results/models/znver5-s47
