@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from tensortune.core.values import ErrorKind, MeasureInput, MeasureResult
@@ -57,3 +59,25 @@ def knob_landscape(groups: tuple[str, ...] | None = None):
         return -np.sqrt(np.sum((np.asarray(idx) - KNOB_TARGET) ** 2, axis=1)).astype(float)
 
     return sp, score
+
+
+# a user's model file (``--model tiny.py:Tiny``): a 3-channel stem, a 16-channel 3x3 conv with a residual, a dense
+TINY = textwrap.dedent('''
+    import torch
+    from torch import nn
+
+    class Tiny(nn.Module):
+        example_input_shape = (1, 3, 16, 16)
+
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            self.conv = nn.Conv2d(3, 16, 3, padding=1)
+            self.conv2 = nn.Conv2d(16, 16, 3, padding=1)
+            self.fc = nn.Linear(16, 10)
+
+        def forward(self, x):
+            y = torch.relu(self.conv(x))
+            y = torch.relu(self.conv2(y) + y)
+            return self.fc(y.mean(dim=(2, 3)))
+''')

@@ -11,27 +11,8 @@ import textwrap
 import numpy as np
 import pytest
 
+from helpers import TINY  # a tiny user model file, shared with test_winograd.py
 from tensortune.models.allocation import GradientAllocator, RoundRobin, TaskProgress, first_round_size
-
-TINY = textwrap.dedent('''
-    import torch
-    from torch import nn
-
-    class Tiny(nn.Module):
-        example_input_shape = (1, 3, 16, 16)
-
-        def __init__(self):
-            super().__init__()
-            torch.manual_seed(0)
-            self.conv = nn.Conv2d(3, 16, 3, padding=1)
-            self.conv2 = nn.Conv2d(16, 16, 3, padding=1)
-            self.fc = nn.Linear(16, 10)
-
-        def forward(self, x):
-            y = torch.relu(self.conv(x))
-            y = torch.relu(self.conv2(y) + y)
-            return self.fc(y.mean(dim=(2, 3)))
-''')
 
 
 def test_round_robin_cycles_and_skips_exhausted() -> None:

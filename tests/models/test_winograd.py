@@ -166,25 +166,6 @@ def test_every_config_of_the_winograd_template_is_exact_and_parallel(task_env) -
         assert not tmpl.supports(TirWorkload(t.key))
 
 
-TINY = '''
-import torch
-from torch import nn
-
-class Tiny(nn.Module):
-    example_input_shape = (1, 3, 16, 16)
-
-    def __init__(self):
-        super().__init__()
-        torch.manual_seed(0)
-        self.conv = nn.Conv2d(3, 16, 3, padding=1)
-        self.conv2 = nn.Conv2d(16, 16, 3, padding=1)
-        self.fc = nn.Linear(16, 10)
-
-    def forward(self, x):
-        y = torch.relu(self.conv(x))
-        y = torch.relu(self.conv2(y) + y)
-        return self.fc(y.mean(dim=(2, 3)))
-'''
 
 
 def test_metaschedule_as_a_peer_tunes_the_direct_conv_graph(task_env) -> None:
@@ -192,6 +173,7 @@ def test_metaschedule_as_a_peer_tunes_the_direct_conv_graph(task_env) -> None:
     rewrite (what its own pipeline would tune); on a run without Winograd it gets the run's own tasks."""
     import tvm
 
+    from helpers import TINY
     from tensortune.core.targets import default_cpu_target
     from tensortune.models.flow import ModelTuneResult
     from tensortune.models.importer import load_model
