@@ -33,13 +33,13 @@ STAGES = ("data_pack_row", "data_pack", "bgemm", "inverse_row", "inverse")
 MAX_ACCUMULATORS = {16: 28, 8: 12}
 
 
-def winograd_shape(wl: TirWorkload) -> dict[str, int] | None:
+def winograd_shape(wl: TirWorkload, blocks: dict[str, bool] | None = None) -> dict[str, int] | None:
     """The product's extents of a fused Winograd function: alpha, output-channel vectors ``kb``, tiles
     ``p``, input channels ``c``, the output vector ``x`` and the input block ``b``; None if the function
-    is not one."""
+    is not one. ``blocks``: its :func:`block_kinds`, where the caller has them."""
     if not isinstance(wl, TirWorkload):
         return None
-    blocks = block_kinds(wl.mod["main"])
+    blocks = block_kinds(wl.mod["main"]) if blocks is None else blocks
     if not all(s in blocks for s in STAGES):
         return None
     from tvm import s_tir
@@ -84,7 +84,8 @@ class WinogradConv2d(TirTemplate):
     def schedule(self, wl: TirWorkload, v: dict[str, Any]) -> Any:
         from tvm import s_tir
 
-        shp = winograd_shape(wl)
+        blocks = block_kinds(wl.mod["main"])
+        shp = winograd_shape(wl, blocks)
         if shp is None:
             raise InstantiationError(f"{wl.describe()} is not a Winograd convolution")
         sch = s_tir.Schedule(wl.mod)
@@ -95,7 +96,7 @@ class WinogradConv2d(TirTemplate):
         keep = set(STAGES) | {out_name}
         # everything else (padding, the epilogue between the output transform and the output) is inlined;
         # the output transform itself is inlined into the output when an epilogue follows it
-        for name in list(block_kinds(wl.mod["main"])):
+        for name in blocks:
             if name not in keep:
                 sch.compute_inline(sch.get_sblock(name))
         if out_name != "inverse":
@@ -116,10 +117,7 @@ class WinogradConv2d(TirTemplate):
         sch.unroll(e)
         sch.unroll(nu)
         sch.vectorize(ci)
-        row = sch.get_sblock("data_pack_row")
-        sch.compute_at(row, outer)
-        sch.set_scope(row, 0, "local")
-        _unroll_vectorize(sch, sch.get_loops(row)[1:])
+        _in_registers(sch, "data_pack_row", outer, 1)
 
     @staticmethod
     def _product(sch: Any, v: dict[str, Any]) -> None:
@@ -152,15 +150,17 @@ class WinogradConv2d(TirTemplate):
         sch.unroll(y1)
         sch.unroll(z1)
         sch.vectorize(ki)
-        row = sch.get_sblock("inverse_row")
-        sch.compute_at(row, z0)
-        sch.set_scope(row, 0, "local")
-        _unroll_vectorize(sch, sch.get_loops(row)[2:])
+        _in_registers(sch, "inverse_row", z0, 2)
 
 
-def _unroll_vectorize(sch: Any, loops: list[Any]) -> None:
-    """A transform computed inside a tile: its loops unrolled (the coefficient selects fold), the last one
+def _in_registers(sch: Any, name: str, at: Any, depth: int) -> None:
+    """The first pass of a transform (block ``name``) computed per tile under loop ``at`` (the ``depth``-th
+    loop of the nest) into a local buffer: its loops unrolled (the coefficient selects fold), the last one
     (the channel vector) vectorized."""
+    row = sch.get_sblock(name)
+    sch.compute_at(row, at)
+    sch.set_scope(row, 0, "local")
+    loops = sch.get_loops(row)[depth:]
     for lp in loops[:-1]:
         sch.unroll(lp)
     sch.vectorize(loops[-1])
