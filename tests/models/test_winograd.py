@@ -197,3 +197,35 @@ def test_metaschedule_as_a_peer_tunes_the_direct_conv_graph(task_env) -> None:
             assert any("winograd" in t.name for t in tasks)
             assert not any("winograd" in n for n in names) and sum("conv2d_NCHWc" in n for n in names) == 2
             assert "direct_mod" not in ms_model.extra and ms_model.extra["layout"] == "NCHW8c"
+
+
+def test_a_winograd_task_has_the_shape_features_of_its_convolution(task_env) -> None:
+    """Transfer reads a Winograd task as the 3x3 stride-1 conv it computes (channels, output size from its
+    tiles, kernel, stride, padding), as it reads the direct conv of the same layer: both tile sizes, an output
+    that is not a multiple of the tile. Without this, every Winograd task's shape was its FLOPs alone."""
+    import tvm
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.importer import import_torch
+    from tensortune.models.layout import apply_layout
+    from tensortune.models.tasks import extract_tasks, save_task
+    from tensortune.transfer.features import SHAPE_COLUMNS, shape_features
+    from tensortune.workloads.tir import TirWorkload, task_dir
+
+    torch = pytest.importorskip("torch")
+    target = default_cpu_target()
+    conv_cols = [i for i, c in enumerate(SHAPE_COLUMNS) if c != "log2_flops"]
+    for h, k in ((9, 32), (28, 48)):  # F(2, 3) with a partial tile; F(4, 3)
+        torch.manual_seed(0)
+        net = torch.nn.Sequential(torch.nn.Conv2d(32, k, 3, padding=1), torch.nn.ReLU()).eval()
+        base = import_torch(net, (1, 32, h, h), "one")
+        feats = {}
+        for choice in ("off", "auto"):
+            _, tasks = extract_tasks(apply_layout(base, "NCHW16c", target, choice), tvm.target.Target(target))
+            (task,) = [t for t in tasks if t.kind == "conv2d"]
+            assert ("winograd" in task.name) == (choice == "auto")
+            save_task(task, task_dir())
+            feats[choice] = shape_features(TirWorkload(task.key))
+        assert feats["auto"][conv_cols].tolist() == feats["off"][conv_cols].tolist()
+        assert feats["auto"][SHAPE_COLUMNS.index("log2_c")] == 5
+        assert feats["auto"][SHAPE_COLUMNS.index("log2_h")] == pytest.approx(np.log2(h))

@@ -18,6 +18,7 @@ machines, one a CPU (``src/tensortune/transfer/data/corpus-llvm-<LLVM CPU name>.
 from __future__ import annotations
 
 import datetime
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -38,12 +39,21 @@ from tensortune.workloads import Conv2d, Dense
 # similarity of prior.py: exp(-d^2/8) of 0.89, 0.72 and 0.61 with L1, L3 and L4, where the best of the
 # other shapes gives 0.007, 0.13 and 0.045). Stop 41's probe on Zen 4 (results/transfer/l1-stem-probe-znver4-s41):
 # with one such source, held-out L1 reached 95% of its best in a median of 14 measurements against > 64.
+# Tried and left out (stop 48, results/transfer/loo-znver5-s48/): the same stem with 64 filters. Its best (320
+# GFLOP/s in 64 measurements, against the 48-filter one's 185) mapped onto L1's space at 0.59-0.65 of L1's optimum
+# (0.28-0.31 from the 48-filter one), yet held-out L1 then took more measurements to 95% with autotvm (36 against
+# 26), rl (37 against 27) and sa-as (54 against 13); only chameleon gained (119 against > 120).
 CORPUS_CONVS = [(3, 160, 160, 32, 7, 2, 3), (32, 80, 80, 48, 3, 1, 1), (96, 40, 40, 96, 3, 1, 1),
                 (96, 40, 40, 96, 1, 1, 0), (96, 40, 40, 160, 5, 2, 2), (160, 20, 20, 160, 3, 1, 1),
                 (160, 20, 20, 320, 1, 2, 0), (320, 10, 10, 320, 3, 1, 1),
                 (3, 195, 195, 48, 11, 4, 2), (3, 160, 160, 48, 3, 1, 1), (64, 128, 128, 64, 3, 1, 1)]
 CORPUS_DENSES = [(1, 640, 500), (1, 1536, 768), (1, 2048, 256)]
 CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
+# each corpus model is tuned in both graphs ``tune --model --winograd`` builds: its 3x3 stride-1 convs direct
+# (``off``) and as Winograd tasks (``auto``, the default), so that a whole-model run of either starts from
+# records of its own templates. The second graph's remaining direct tasks (stems, strided, 1x1) are the first's:
+# their records count toward its budget (the flow resumes them), so its Winograd tasks get the rest.
+CORPUS_WINOGRAD = ("off", "auto")
 
 
 def corpus_ops() -> list[tuple[str, Any]]:
@@ -55,14 +65,14 @@ def corpus_ops() -> list[tuple[str, Any]]:
     return out
 
 
-def corpus_model(target: dict[str, Any], seed: int = 0, name: str = "corpusnet") -> Any:
+def corpus_model(target: dict[str, Any], seed: int = 0, name: str = "corpusnet", winograd: str = "off") -> Any:
     import torch
 
     cls = CORPUS_MODELS[name]
     torch.manual_seed(seed)
     net = cls()
     randomize_batchnorm(net, seed)
-    return apply_layout(import_torch(net, cls.input_shape, name), "auto", target)
+    return apply_layout(import_torch(net, cls.input_shape, name), "auto", target, winograd=winograd)
 
 
 def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target: dict[str, Any], out: str,
@@ -77,11 +87,12 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
 
     keys: list[tuple[str, str]] = []
     with model_measurer:
-        for name in CORPUS_MODELS:
-            status(f"part 1: the whole-model flow on {name} ({model_trials} measurements, cold caches)")
-            res = tune_model(corpus_model(target, seed, name), target, measurer=model_measurer, storage=storage,
-                             recipe=recipe, trials=model_trials, seed=seed, on_round=on_round, transfer=True,
-                             corpus=None)
+        for name, winograd in itertools.product(CORPUS_MODELS, CORPUS_WINOGRAD):
+            graph = "Winograd 3x3 convs" if winograd == "auto" else "direct convs"
+            status(f"part 1: the whole-model flow on {name}, {graph} ({model_trials} measurements, cold caches)")
+            res = tune_model(corpus_model(target, seed, name, winograd), target, measurer=model_measurer,
+                             storage=storage, recipe=recipe, trials=model_trials, seed=seed, on_round=on_round,
+                             transfer=True, corpus=None)
             keys += [(r.task.key, r.task.target_json) for r in res.rows if r.task is not None and r.template != MS_SPACE]
     ops = corpus_ops()
     status(f"part 2: {len(ops)} single layers, {op_trials} measurements each (warm caches)")

@@ -65,10 +65,25 @@ def _as_conv(workload: Any) -> tuple[Any, int] | None:
             if c is None:
                 b = blocked_conv_params(workload)
                 c = b[0] if b else None
+            if c is None:
+                c = _winograd_conv(workload)
         except Exception:
             return None
         return (c, 1) if c is not None else None
     return None
+
+
+def _winograd_conv(workload: Any) -> Any:
+    """The 3x3 stride-1 conv (padding 1) a fused Winograd function computes, or None if it is not one: its shape columns are then a conv's, like the direct
+    conv's it replaces, instead of only its FLOPs."""
+    from tensortune.templates.cpu_winograd import winograd_shape
+    from tensortune.workloads import Conv2d
+
+    shp = winograd_shape(workload)
+    out = workload.arg_specs[-1][0]  # the blocked output, N K/x H W x
+    if shp is None or len(out) != 5:
+        return None
+    return Conv2d.make(1, shp["c"], int(out[2]), int(out[3]), shp["kb"] * shp["x"], 3, 1, 1)
 
 
 class TransferFeatures:
