@@ -200,8 +200,8 @@ def test_metaschedule_as_a_peer_tunes_the_direct_conv_graph(task_env) -> None:
 
 
 def test_a_winograd_task_has_the_shape_features_of_its_convolution(task_env) -> None:
-    """Transfer reads a Winograd task as the 3x3 stride-1 conv it computes (channels, output size from its
-    tiles, kernel, stride, padding), as it reads the direct conv of the same layer: both tile sizes, an output
+    """Transfer reads a Winograd task as the 3x3 stride-1 conv it computes (channels, output size, kernel,
+    stride, padding), as it reads the direct conv of the same layer: both tile sizes, an output
     that is not a multiple of the tile. Without this, every Winograd task's shape was its FLOPs alone."""
     import tvm
 

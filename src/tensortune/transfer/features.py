@@ -74,8 +74,9 @@ def _as_conv(workload: Any) -> tuple[Any, int] | None:
 
 
 def _winograd_conv(workload: Any) -> Any:
-    """The 3x3 stride-1 conv (padding 1) a fused Winograd function computes, or None if it is not one: its shape columns are then a conv's, like the direct
-    conv's it replaces, instead of only its FLOPs."""
+    """The 3x3 stride-1 conv (padding 1) a fused Winograd function computes (output size from its output
+    argument), or None if it is not one: its shape columns are then the direct conv's it replaces, not only its
+    FLOPs."""
     from tensortune.templates.cpu_winograd import winograd_shape
     from tensortune.workloads import Conv2d
 
