@@ -117,3 +117,63 @@ def test_onnx_runtime_process_is_idle_once_its_output_is_back():
         assert used < 0.02, f"ONNX Runtime's process used {used:.3f} s of CPU while it had nothing to do"
     finally:
         p.contender.close()
+
+
+def _own_children(before: set[int]) -> list[psutil.Process]:
+    return [c for c in psutil.Process().children(recursive=True) if c.pid not in before
+            and "multiprocessing.resource_tracker" not in " ".join(c.cmdline())]
+
+
+def test_a_written_library_is_checked_and_timed_in_a_process_of_its_own(tmp_path):
+    """The tuned build's headline latency comes from its library run as deployed (TVM runtime alone, a
+    fresh process), beside the same build in the tuning process; the process goes when closed."""
+    import torch
+
+    from tensortune.models.build import build_model
+    from tensortune.models.importer import import_torch
+    from tensortune.models.peers import library_process
+
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU()).eval()
+    model = import_torch(net, (1, 3, 16, 16), "tiny")
+    x = np.random.default_rng(0).standard_normal((1, 3, 16, 16)).astype("float32")
+    built = build_model(model, {"kind": "llvm", "num-cores": 1})
+    lib = str(tmp_path / "m.so")
+    built.executable.export_library(lib)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    proc = library_process(lib, x, threads=1)
+    try:
+        assert np.max(np.abs(proc.output - model.torch_output(x))) < 1e-4
+        mine = _own_children(before)
+        assert len(mine) == 1
+        assert proc.repeat_ms(2) > 0
+    finally:
+        proc.close()
+    psutil.wait_procs(mine, timeout=10)
+    assert not [c for c in mine if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_a_library_that_does_not_load_is_an_error_with_its_reason_and_no_process_left(tmp_path):
+    from tensortune.models.peers import library_process
+
+    bad = tmp_path / "not-a-library.so"
+    bad.write_text("nothing here")
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    with pytest.raises(RuntimeError, match="Error"):
+        library_process(str(bad), np.zeros((1, 3, 4, 4), "float32"), threads=1)
+    left = _own_children(before)
+    psutil.wait_procs(left, timeout=10)
+    assert not [c for c in left if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_a_build_that_cannot_be_written_is_timed_in_the_tuning_process_with_the_reason(tmp_path):
+    from types import SimpleNamespace
+
+    from tensortune.models.pipeline import _own_process
+
+    def export_library(path):
+        raise RuntimeError("no C compiler to link with\nmore")
+
+    built = SimpleNamespace(executable=SimpleNamespace(export_library=export_library), threads=1)
+    said: list[str] = []
+    got = _own_process(built, str(tmp_path / "m.so"), np.zeros((1,), "float32"), None, None, said.append)
+    assert got == "RuntimeError: no C compiler to link with" and said

@@ -73,7 +73,7 @@ def render_tasks(con: Any, res: Any) -> None:
 def render_profile(con: Any, rep: Any) -> None:
     from rich.table import Table
 
-    from tensortune.models.pipeline import MEMORY_BOUND_FLOP_PER_BYTE, SLOW_FLAG
+    from tensortune.models.pipeline import IN_PROCESS, MEMORY_BOUND_FLOP_PER_BYTE, SLOW_FLAG
 
     tab = Table(title=f"{rep.model}: per task inside the built model ({rep.threads} threads); "
                       f"flag: in-model > {SLOW_FLAG:.2f} x tuned")
@@ -99,20 +99,25 @@ def render_profile(con: Any, rep: Any) -> None:
     con.print(f"  outside the tasks (VM builtins, allocation): {rep.profile_other_ms:.3f} ms per inference; "
               "could gain: per inference, if the task ran at the in-model rate of the fastest task of its kind")
     total = sum(p.in_model_us * p.calls for p in rep.profile) / 1e3 + rep.profile_other_ms
-    timed = rep.latency_ms.get("tensortune")
+    timed = rep.latency_ms.get(IN_PROCESS, rep.latency_ms.get("tensortune"))
     if timed:
         con.print(f"  the profiled inferences (instrumented, in the timing rounds) sum to {total:.2f} ms per inference; "
                   f"timed without instruments: {timed:.2f} ms")
 
 
 def render_latency(con: Any, rep: Any) -> None:
+    from tensortune.models.pipeline import IN_PROCESS
+
     ref = rep.latency_ms.get("tensortune")
     for name, ms in rep.latency_ms.items():
         err = rep.max_abs_error.get(name)
         rel = f"  ({ms / ref:.2f}x tensortune)" if ref and name != "tensortune" else ""
-        con.print(f"  {name:15s} {ms:10.2f} ms{rel}" + (f"   max abs error {err:.1e}" if err is not None else ""))
+        con.print(f"  {name:25s} {ms:10.2f} ms{rel}" + (f"   max abs error {err:.1e}" if err is not None else ""))
+    if IN_PROCESS in rep.latency_ms:
+        con.print("  tensortune: the tuned library in a process of its own with the TVM runtime alone, as deployed; "
+                  "(this process): the same build in the tuning process, where the per-task profile ran")
     for name, why in rep.skipped.items():
-        con.print(f"  {name:15s} skipped: {why}")
+        con.print(f"  {name:25s} skipped: {why}")
     if rep.sgemm_gflops:
         con.print(f"  machine sgemm (PyTorch 2048^3, {rep.threads} threads): {rep.sgemm_gflops:.0f} GFLOP/s")
 

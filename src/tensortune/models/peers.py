@@ -88,14 +88,8 @@ def _ort_session_fn(onnx: bytes, x: np.ndarray, threads: int) -> tuple[Callable[
     return call, call()
 
 
-def _ort_server(conn: Any, onnx: bytes, x: np.ndarray, threads: int) -> None:
-    """The ONNX Runtime process: its output first, then one timed repeat per request until told to stop."""
-    try:
-        fn, out = _ort_session_fn(onnx, x, threads)
-        fn()  # warmed up before it answers: a run after the answer would overlap the parent's busy-core check
-    except Exception as e:  # the session cannot take this model: the parent skips the peer with this reason
-        conn.send(("error", f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200] if str(e).strip() else ''}"))
-        return
+def _serve(conn: Any, fn: Callable[[], Any], out: Any) -> None:
+    """Send ``out``, then one timed repeat of ``fn`` per request (its minimum milliseconds) until told to stop."""
     conn.send(("ok", out))
     while True:
         msg = conn.recv()
@@ -104,21 +98,70 @@ def _ort_server(conn: Any, onnx: bytes, x: np.ndarray, threads: int) -> None:
         conn.send(one_repeat_ms(fn, int(msg)))
 
 
-class OrtProcess:
-    """ONNX Runtime checked and timed in a process of its own (a contender). In the tuning process it ran
-    1.8x slower than alone (ResNet-18: 16.5 ms against 9.1-9.3 ms from the same model in a fresh
-    process), even with its threads free to use every core; a user runs it alone, so it runs alone. The
-    process lives for the whole timing, so its repeats interleave with the other contenders'."""
+def _first_line(e: Exception) -> str:
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0][:200] if text else ''}"
 
-    def __init__(self, model: Any, x: np.ndarray, threads: int) -> None:
+
+def _ort_server(conn: Any, onnx: bytes, x: np.ndarray, threads: int) -> None:
+    """The ONNX Runtime process: its output first, then one timed repeat per request until told to stop."""
+    try:
+        fn, out = _ort_session_fn(onnx, x, threads)
+        fn()  # warmed up before it answers: a run after the answer would overlap the parent's busy-core check
+    except Exception as e:  # the session cannot take this model: the parent skips the peer with this reason
+        conn.send(("error", _first_line(e)))
+        return
+    _serve(conn, fn, out)
+
+
+def _library_server(conn: Any, lib_path: str, x: np.ndarray, threads: int) -> None:
+    """A written library run as a user deploys it: a process with the TVM runtime alone (what
+    ``models.deploy`` documents: ``TVM_NUM_THREADS`` set before the first run, the Relax VM, no
+    tensortune code on the path of a call); its output first, then one timed repeat per request."""
+    import os
+
+    os.environ["TVM_NUM_THREADS"] = str(threads)
+    try:
+        import tvm
+        from tvm.runtime.vm import VirtualMachine
+
+        f = VirtualMachine(tvm.runtime.load_module(lib_path), tvm.cpu())["main"]
+        inp = tvm.runtime.tensor(x)
+
+        def fn() -> Any:
+            return f(inp)
+
+        out = fn()
+        out = (out if isinstance(out, tvm.runtime.Tensor) else out[0]).numpy()
+        fn()
+    except Exception as e:
+        conn.send(("error", _first_line(e)))
+        return
+    _serve(conn, fn, out)
+
+
+class ServedProcess:
+    """A contender checked and timed in a process of its own, which lives for the whole timing, so its
+    repeats interleave with the other contenders'. ONNX Runtime runs so: in the tuning process it ran
+    1.8x slower than alone (ResNet-18: 16.5 ms against 9.1-9.3 ms from the same model in a fresh
+    process), even with its threads free to use every core; a user runs it alone, so it runs alone. So
+    does our own library (``models.pipeline.evaluate``): its memory-bound kernels ran 1.1-1.7x slower in
+    some tuning processes than in a fresh one."""
+
+    def __init__(self, what: str, server: Callable[..., None], *args: Any) -> None:
         import multiprocessing as mp
 
+        self.what = what
         ctx = mp.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_ort_server, args=(child, _onnx_bytes(model, x), x, threads), daemon=True)
+        self._proc = ctx.Process(target=server, args=(child, *args), daemon=True)
         self._proc.start()
         child.close()
-        status, value = self._recv()
+        try:
+            status, value = self._recv()
+        except BaseException:
+            self.close()
+            raise
         if status != "ok":
             self.close()
             raise RuntimeError(value)
@@ -126,11 +169,11 @@ class OrtProcess:
 
     def _recv(self) -> Any:
         if not self._conn.poll(600):
-            raise RuntimeError("ONNX Runtime's process did not answer within 600 s")
+            raise RuntimeError(f"{self.what}'s process did not answer within 600 s")
         try:
             return self._conn.recv()
         except EOFError:
-            raise RuntimeError(f"ONNX Runtime's process died (exit code {self._proc.exitcode})") from None
+            raise RuntimeError(f"{self.what}'s process died (exit code {self._proc.exitcode})") from None
 
     def repeat_ms(self, min_repeat_ms: int) -> float:
         self._conn.send(min_repeat_ms)
@@ -147,6 +190,16 @@ class OrtProcess:
             self._proc.kill()
             self._proc.join(5)
         self._conn.close()
+
+
+def ort_process(model: Any, x: np.ndarray, threads: int) -> ServedProcess:
+    """ONNX Runtime on the model's ONNX form, in a process of its own."""
+    return ServedProcess("ONNX Runtime", _ort_server, _onnx_bytes(model, x), x, threads)
+
+
+def library_process(lib_path: str, x: np.ndarray, threads: int) -> ServedProcess:
+    """A written library (``export_library``) on ``x``, in a process with the TVM runtime alone."""
+    return ServedProcess("the library", _library_server, lib_path, x, threads)
 
 
 def one_repeat_ms(fn: Callable[[], Any], min_repeat_ms: int) -> float:
@@ -223,7 +276,7 @@ def prepare_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, t
                 except ImportError:
                     return PreparedPeer(name, None,
                                         skipped="onnxruntime is not installed (pip install 'tensortune[peers]')")
-                proc = OrtProcess(model, x, threads)
+                proc = ort_process(model, x, threads)
                 out = proc.output
                 contender = Contender(name, proc.repeat_ms, proc.close)
             else:
