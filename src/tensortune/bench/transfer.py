@@ -15,6 +15,11 @@ identical searches ended 5-10% apart, stop 33), so the best in-run figure is its
 every run of a live layer is done, each run's ``confirm_top`` best configs are measured again,
 ``confirm_rounds`` times in interleaved rounds, and the figures count against those medians (a run
 reaches when it first measured a config whose confirmed median is within 95% of the best confirmed one).
+Each run's 8 best, 7 rounds (since stop 49; 3 and 3 before): with 3 and 3, first measurements read up to 1.18x
+the confirmed optimum, a run's early good config often fell outside its 3 best by such a draw, and the optimum
+was the best of about 33 three-round medians; the same command with 8 and 7 (stop 49,
+``results/transfer/loo-znver5-s49/live``) put held-out L4 at 66 against 6 measurements with transfer where
+3 and 3 had said > 120 for both.
 
 Results go to ``results.json`` (a rerun with the same settings resumes) and ``report.md``.
 """
@@ -54,8 +59,8 @@ class TransferConfig:
     # evaluation layers without a table, held out live on this CPU (sources: every layer of ``layers``)
     live: list[str] = field(default_factory=list)
     # live layers only: each run's best configs measured again, in interleaved rounds, once all runs are done
-    confirm_top: int = 3
-    confirm_rounds: int = 3
+    confirm_top: int = 8
+    confirm_rounds: int = 7
 
     def __post_init__(self) -> None:
         from tensortune.bench.groundtruth import available_tables

@@ -331,10 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
     tf.add_argument("--live", default="", help="evaluation layers without a table (e.g. L3,L6), held out on this "
                     "CPU: real measurements, the table layers as sources, reach counted against the best any run "
                     "of the layer found (each run's best configs measured again once all runs are done)")
-    tf.add_argument("--confirm-top", type=int, default=3, help="with --live: each run's best configs measured again "
-                    "(default 3)")
-    tf.add_argument("--confirm-rounds", type=int, default=3, help="with --live: interleaved rounds of those measurements; "
-                    "the figures count against their medians (default 3)")
+    tf.add_argument("--confirm-top", type=int, default=8, help="with --live: each run's best configs measured again "
+                    "(default 8)")
+    tf.add_argument("--confirm-rounds", type=int, default=7, help="with --live: interleaved rounds of those measurements; "
+                    "the figures count against their medians (default 7)")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     ch = suites.add_parser("chameleon", help="Chameleon: candidate-set size and walk length against plan quality, "

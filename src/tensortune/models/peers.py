@@ -98,7 +98,8 @@ def _serve(conn: Any, fn: Callable[[], Any], out: Any) -> None:
         conn.send(one_repeat_ms(fn, int(msg)))
 
 
-def _first_line(e: Exception) -> str:
+def error_line(e: BaseException) -> str:
+    """An exception as one short line: its type and the first line of its message."""
     text = str(e).strip()
     return f"{type(e).__name__}: {text.splitlines()[0][:200] if text else ''}"
 
@@ -109,7 +110,7 @@ def _ort_server(conn: Any, onnx: bytes, x: np.ndarray, threads: int) -> None:
         fn, out = _ort_session_fn(onnx, x, threads)
         fn()  # warmed up before it answers: a run after the answer would overlap the parent's busy-core check
     except Exception as e:  # the session cannot take this model: the parent skips the peer with this reason
-        conn.send(("error", _first_line(e)))
+        conn.send(("error", error_line(e)))
         return
     _serve(conn, fn, out)
 
@@ -135,7 +136,7 @@ def _library_server(conn: Any, lib_path: str, x: np.ndarray, threads: int) -> No
         out = (out if isinstance(out, tvm.runtime.Tensor) else out[0]).numpy()
         fn()
     except Exception as e:
-        conn.send(("error", _first_line(e)))
+        conn.send(("error", error_line(e)))
         return
     _serve(conn, fn, out)
 
@@ -284,7 +285,7 @@ def prepare_peer(name: str, model: Any, x: np.ndarray, ref: np.ndarray | None, t
         except ValueError:
             raise
         except Exception as e:  # the peer cannot run this model: say why, go on with the others
-            return PreparedPeer(name, None, skipped=f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200]}")
+            return PreparedPeer(name, None, skipped=error_line(e))
     err = float(np.max(np.abs(np.asarray(out, dtype=np.float64) - ref))) if ref is not None else None
     return PreparedPeer(name, contender, err)
 

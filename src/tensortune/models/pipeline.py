@@ -23,6 +23,7 @@ from tensortune.models.importer import ImportedModel
 from tensortune.models.peers import (
     PEERS,
     Contender,
+    error_line,
     library_process,
     prepare_peer,
     sgemm_gflops,
@@ -353,7 +354,7 @@ def _own_process(built: BuiltModel, lib_path: str, x: np.ndarray, ref: np.ndarra
             built.executable.export_library(lib_path)
         proc = library_process(lib_path, x, built.threads)
     except Exception as e:  # no C compiler to link with, a process that does not start: time it here alone
-        return f"{type(e).__name__}: {str(e).strip().splitlines()[0][:200] if str(e).strip() else ''}"
+        return error_line(e)
     err, scale = max_error(proc.output, ref if ref is not None else built.run(x))
     if err > 1e-3 * max(scale, 1e-6) + 1e-5:
         proc.close()
