@@ -175,5 +175,6 @@ def test_a_build_that_cannot_be_written_is_timed_in_the_tuning_process_with_the_
 
     built = SimpleNamespace(executable=SimpleNamespace(export_library=export_library), threads=1)
     said: list[str] = []
-    got = _own_process(built, str(tmp_path / "m.so"), np.zeros((1,), "float32"), None, None, said.append)
+    x = np.zeros((1,), "float32")
+    got = _own_process(built, str(tmp_path / "m.so"), x, x, None, said.append)
     assert got == "RuntimeError: no C compiler to link with" and said

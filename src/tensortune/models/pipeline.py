@@ -345,17 +345,19 @@ def _own_process(built: BuiltModel, lib_path: str, x: np.ndarray, ref: np.ndarra
                  status: Callable[[str], None]) -> tuple[Contender, float] | str:
     """The tuned build written as a library and run in a process of its own with the TVM runtime alone, as
     a user deploys it: a contender named "tensortune" and its output's max abs error against ``ref``; or
-    why it cannot run so (the caller then times the build in this process alone). The tuning process is
-    not a clean place to time memory-bound kernels: after some runs their profile said 1.1-1.7x slower
-    than tuned, while the same library in a fresh process ran 20-25% faster than in that run's report."""
+    why it cannot run so (the caller then times the build in this process alone). Stop 48's tune runs
+    reported their model up to 20-25% slower than the same library timed later in fresh processes (their
+    memory-bound kernels 1.1-1.7x slower alone than tuned); timing both in the same rounds tells a slow
+    tuning process from a slow phase of the machine."""
     status("writing the tuned build as a library, to time it in a process of its own as well as in this one")
+    expect = ref if ref is not None else built.run(x)
     try:
         with native_log(log_path):  # TVM prints a line per saved constant scope
             built.executable.export_library(lib_path)
         proc = library_process(lib_path, x, built.threads)
     except Exception as e:  # no C compiler to link with, a process that does not start: time it here alone
         return error_line(e)
-    err, scale = max_error(proc.output, ref if ref is not None else built.run(x))
+    err, scale = max_error(proc.output, expect)
     if err > 1e-3 * max(scale, 1e-6) + 1e-5:
         proc.close()
         raise MismatchError(f"the tuned library in a process of its own does not match: max abs error {err:.2e}")
