@@ -146,8 +146,8 @@ class ServedProcess:
     repeats interleave with the other contenders'. ONNX Runtime runs so: in the tuning process it ran
     1.8x slower than alone (ResNet-18: 16.5 ms against 9.1-9.3 ms from the same model in a fresh
     process), even with its threads free to use every core; a user runs it alone, so it runs alone. So
-    does our own library (``models.pipeline.evaluate``): its memory-bound kernels ran 1.1-1.7x slower in
-    some tuning processes than in a fresh one."""
+    does our own library (``models.pipeline.evaluate``), as a user deploys it, beside the same build in the
+    tuning process (stop 48's tune runs reported it 20-25% slower than fresh processes later did)."""
 
     def __init__(self, what: str, server: Callable[..., None], *args: Any) -> None:
         import multiprocessing as mp
