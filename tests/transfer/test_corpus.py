@@ -185,13 +185,20 @@ def test_a_run_uses_the_corpus_of_its_cpu_and_another_cpus_only_as_a_foreign_pri
     import tensortune.transfer.corpus as corpus_mod
     from tensortune.cli.main import main
     from tensortune.core import targets
-    from tensortune.transfer.corpus import CorpusError, corpus_file_for, default_corpus_path, shipped_corpora
+    from tensortune.transfer.corpus import (
+        CorpusError,
+        corpus_file_for,
+        default_corpus_path,
+        nearest_cpu,
+        shipped_corpora,
+    )
 
     shipped = shipped_corpora()
     assert {"znver3", "znver4", "znver5"} <= set(shipped)
     assert default_corpus_path("znver3") == shipped["znver3"] == corpus_file_for("znver3")
     assert default_corpus_path("znver5") == shipped["znver5"]
-    assert default_corpus_path("skylake-avx512") == shipped[max(shipped)]  # none of its own: a foreign one
+    # none of its own: the nearest by instruction set, a foreign prior
+    assert default_corpus_path("skylake-avx512") == shipped[nearest_cpu("skylake-avx512", shipped)]
     with pytest.raises(CorpusError, match="not an LLVM CPU name"):
         corpus_file_for("../x")
     # this machine's CPU decides, and `corpus show` names every shipped file and warns when the one in use is foreign
@@ -210,6 +217,22 @@ def test_a_run_uses_the_corpus_of_its_cpu_and_another_cpus_only_as_a_foreign_pri
     assert default_corpus_path() is None and corpus_mod.default_corpus() is None
     assert main(["corpus", "show"]) == 2
     assert "ships no corpus" in capsys.readouterr().err
+
+
+def test_a_cpu_without_a_corpus_of_its_own_takes_the_nearest_by_vector_width_then_instruction_set():
+    from tensortune.transfer.corpus import llvm_cpu_features, nearest_cpu
+
+    zen = ["znver3", "znver4", "znver5"]
+    assert "avx512f" in llvm_cpu_features("skylake-avx512") and llvm_cpu_features("no-such-cpu") == frozenset()
+    assert nearest_cpu("znver4", zen) == "znver4"  # its own
+    assert nearest_cpu("skylake-avx512", zen) in ("znver4", "znver5")  # AVX-512 before Zen 3's AVX2
+    assert nearest_cpu("haswell", zen) == "znver3"  # AVX2 before the AVX-512 Zens
+    assert nearest_cpu("znver2", zen) == "znver3"  # the same width, the nearest generation
+    # an Intel AVX-512 CPU is nearer another Intel AVX-512 CPU than an AMD one
+    assert nearest_cpu("sapphirerapids", zen + ["rocketlake"]) == "rocketlake"
+    assert nearest_cpu("icelake-server", ["znver5", "rocketlake"]) == "rocketlake"
+    assert nearest_cpu("no-such-cpu", zen) == "znver5"  # nothing known of it: the newest by name
+    assert nearest_cpu("znver4", []) is None
 
 
 @pytest.mark.slow

@@ -358,7 +358,8 @@ def cmd_corpus_show(args: argparse.Namespace) -> int:
     if not args.file:
         con.print("shipped corpora (LLVM CPU name: file): "
                   + ", ".join(f"{cpu}: {os.path.basename(p)}" for cpu, p in shipped_corpora().items())
-                  + "; a run on this machine uses the one below")
+                  + "; a run on this machine uses the one below (this CPU's, else the nearest by vector width and "
+                  "instruction set)")
     con.print(corpus.describe() + f"; created {corpus.created or '?'} by `{corpus.command or '?'}`")
     if corpus.machine != here:
         con.print(f"WARNING: measured on {corpus.machine}, this machine is {here}: its records are a prior of weight "

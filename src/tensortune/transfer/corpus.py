@@ -4,7 +4,7 @@ A corpus holds the trial records of a fixed set of conv and dense shapes (chosen
 evaluation layers L1-L8 and from the zoo models' shapes), tuned by ``tensortune corpus build`` on one
 machine with one measurement protocol, and the machine and protocol they were measured with. The
 package ships one a CPU (``transfer/data/corpus-llvm-<LLVM CPU name>.json.gz``); :func:`default_corpus`
-loads this CPU's, or, on a CPU none was measured on, another one (a foreign prior, weighed down like any
+loads this CPU's, or, on a CPU none was measured on, the nearest one (:func:`nearest_cpu`; a foreign prior, weighed down like any
 record of another CPU).
 
 A :class:`Corpus` answers the read side of a records storage (``tasks``, ``count_task``, ``records``),
@@ -202,17 +202,53 @@ def shipped_corpora() -> dict[str, str]:
             if n.startswith(SHIPPED_PREFIX) and n.endswith(SHIPPED_SUFFIX)}
 
 
+def llvm_cpu_features(cpu: str) -> frozenset[str]:
+    """The LLVM features of CPU name ``cpu`` (instruction sets and tuning flags: ``avx512f``,
+    ``prefer-256-bit``, ...), empty for a name LLVM does not know."""
+    import tvm
+    from tvm.target import codegen
+
+    try:
+        if not codegen.llvm_is_valid_cpu(cpu, str(codegen.llvm_get_system_triple())):
+            return frozenset()
+        return frozenset(str(k) for k in codegen.llvm_get_cpu_features(tvm.target.Target({"kind": "llvm", "mcpu": cpu})))
+    except Exception:  # an LLVM without the query: every CPU equally near
+        return frozenset()
+
+
+def nearest_cpu(cpu: str, candidates: Iterable[str]) -> str | None:
+    """Of ``candidates`` (LLVM CPU names), the one nearest ``cpu``: itself, else one with the same vector width
+    (what a schedule's vector and channel-block sizes are made for), and of those the one whose LLVM feature set
+    overlaps most (Jaccard: an Intel AVX-512 CPU is nearer another Intel one than an AMD one, Zen 2 nearer Zen 3
+    than Zen 5), ties to the newest by name. None without candidates."""
+    names = sorted(set(candidates))
+    if not names:
+        return None
+    if cpu in names:
+        return cpu
+    here = llvm_cpu_features(cpu)
+
+    def nearness(name: str) -> tuple[bool, float, str]:
+        there = llvm_cpu_features(name)
+        jaccard = len(here & there) / len(here | there) if here | there else 0.0
+        return _vector_bits(there) == _vector_bits(here), jaccard, name
+
+    return max(names, key=nearness)
+
+
+def _vector_bits(features: frozenset[str]) -> int:
+    return 512 if "avx512f" in features else 256 if "avx" in features else 128
+
+
 def default_corpus_path(cpu: str | None = None) -> str | None:
     """The shipped corpus a run on CPU ``cpu`` (default: this one) uses: the one measured on that CPU,
-    else the one of the newest CPU generation shipped (by name, e.g. znver5 before znver3: a foreign
-    prior either way), None when the install ships none."""
+    else the one of the nearest CPU shipped by instruction set (:func:`nearest_cpu`; a foreign prior), None
+    when the install ships none."""
     from tensortune.core.targets import llvm_cpu_name
 
     shipped = shipped_corpora()
-    cpu = llvm_cpu_name() if cpu is None else cpu
-    if cpu in shipped:
-        return shipped[cpu]
-    return shipped[max(shipped)] if shipped else None
+    pick = nearest_cpu(llvm_cpu_name() if cpu is None else cpu, shipped)
+    return shipped[pick] if pick else None
 
 
 def default_corpus(cpu: str | None = None) -> Corpus | None:
