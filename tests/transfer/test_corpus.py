@@ -152,7 +152,7 @@ def _zoo_shapes() -> set[tuple]:
     return out
 
 
-@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5"])
+@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5", "rocketlake"])
 def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes(cpu):
     from tensortune.templates import make_task
     from tensortune.transfer import TransferFeatures
