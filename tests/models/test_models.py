@@ -737,6 +737,20 @@ def test_every_heavy_cnn_operator_is_tuned_and_checked(task_env) -> None:
         assert err < 1e-3, name
 
 
+def test_the_auto_layout_blocks_channels_by_the_vector_width_of_the_target() -> None:
+    """``--layout auto`` blocks channels by the fp32 lanes of the target CPU's widest vector register, from
+    LLVM's features of its name and -mattr; a target that is not a CPU gets 4."""
+    from tensortune.core.targets import fp32_vector_lanes
+    from tensortune.models.layout import channel_block
+
+    assert channel_block("auto", {"kind": "llvm", "mcpu": "skylake-avx512"}) == 16
+    assert channel_block("auto", {"kind": "llvm", "mcpu": "znver3"}) == 8
+    assert channel_block("auto", {"kind": "llvm", "mcpu": "x86-64"}) == 4  # SSE2 only
+    assert channel_block("auto", {"kind": "llvm", "mcpu": "skylake-avx512", "mattr": ["-avx512f"]}) == 8
+    assert channel_block("auto", {"kind": "cuda"}) == 4
+    assert fp32_vector_lanes({"avx", "avx2", "avx512f"}) == 16 and fp32_vector_lanes(set()) == 4
+
+
 @pytest.mark.slow
 def test_blocked_layout_stays_blocked_between_convolutions(task_env) -> None:
     """NCHW16c: every ResNet-18 conv but the 3-channel stem reads and writes blocked activations, with

@@ -220,7 +220,8 @@ def test_a_run_uses_the_corpus_of_its_cpu_and_another_cpus_only_as_a_foreign_pri
 
 
 def test_a_cpu_without_a_corpus_of_its_own_takes_the_nearest_by_vector_width_then_instruction_set():
-    from tensortune.transfer.corpus import llvm_cpu_features, nearest_cpu
+    from tensortune.core.targets import llvm_cpu_features
+    from tensortune.transfer.corpus import nearest_cpu
 
     zen = ["znver3", "znver4", "znver5"]
     assert "avx512f" in llvm_cpu_features("skylake-avx512") and llvm_cpu_features("no-such-cpu") == frozenset()

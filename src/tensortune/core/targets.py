@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Collection
 from typing import Any
 
 
@@ -19,6 +20,25 @@ def llvm_cpu_name() -> str:
         return str(codegen.llvm_get_system_cpu())
     except Exception:  # pragma: no cover - tvm is a dependency
         return "?"
+
+
+def llvm_cpu_features(cpu: str) -> frozenset[str]:
+    """The LLVM features of CPU name ``cpu`` (instruction sets and tuning flags: ``avx512f``,
+    ``prefer-256-bit``, ...), empty for a name LLVM does not know."""
+    import tvm
+    from tvm.target import codegen
+
+    try:
+        if not codegen.llvm_is_valid_cpu(cpu, str(codegen.llvm_get_system_triple())):
+            return frozenset()
+        return frozenset(str(k) for k in codegen.llvm_get_cpu_features(tvm.target.Target({"kind": "llvm", "mcpu": cpu})))
+    except Exception:  # an LLVM without the query: every CPU equally near
+        return frozenset()
+
+
+def fp32_vector_lanes(features: Collection[str]) -> int:
+    """fp32 lanes of the widest vector register a set of LLVM features gives (4 without AVX)."""
+    return 16 if "avx512f" in features else 8 if "avx" in features else 4
 
 
 def cpu_model() -> str:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tensortune.core.targets import fp32_vector_lanes
+
 LAYOUT_CHOICES = ("auto", "NCHW", "NCHW4c", "NCHW8c", "NCHW16c", "NCHW32c")
 
 
@@ -31,10 +33,7 @@ def vector_lanes(target: dict[str, Any]) -> int:
     tgt = tvm.target.Target(target)
     if tgt.kind.name != "llvm":
         return 4
-    for feature, lanes in (("avx512f", 16), ("avx2", 8), ("avx", 8)):
-        if codegen.target_has_features(feature, tgt):
-            return lanes
-    return 4
+    return fp32_vector_lanes(codegen.llvm_get_cpu_features(tgt))
 
 
 def channel_block(layout: str, target: dict[str, Any]) -> int | None:

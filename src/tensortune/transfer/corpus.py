@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from tensortune.core.targets import fp32_vector_lanes, llvm_cpu_features
 from tensortune.storage.records import TuningRecord
 from tensortune.workloads.tir import TirWorkload, task_dir
 
@@ -202,20 +203,6 @@ def shipped_corpora() -> dict[str, str]:
             if n.startswith(SHIPPED_PREFIX) and n.endswith(SHIPPED_SUFFIX)}
 
 
-def llvm_cpu_features(cpu: str) -> frozenset[str]:
-    """The LLVM features of CPU name ``cpu`` (instruction sets and tuning flags: ``avx512f``,
-    ``prefer-256-bit``, ...), empty for a name LLVM does not know."""
-    import tvm
-    from tvm.target import codegen
-
-    try:
-        if not codegen.llvm_is_valid_cpu(cpu, str(codegen.llvm_get_system_triple())):
-            return frozenset()
-        return frozenset(str(k) for k in codegen.llvm_get_cpu_features(tvm.target.Target({"kind": "llvm", "mcpu": cpu})))
-    except Exception:  # an LLVM without the query: every CPU equally near
-        return frozenset()
-
-
 def nearest_cpu(cpu: str, candidates: Iterable[str]) -> str | None:
     """Of ``candidates`` (LLVM CPU names), the one nearest ``cpu``: itself, else one with the same vector width
     (what a schedule's vector and channel-block sizes are made for), and of those the one whose LLVM feature set
@@ -231,13 +218,9 @@ def nearest_cpu(cpu: str, candidates: Iterable[str]) -> str | None:
     def nearness(name: str) -> tuple[bool, float, str]:
         there = llvm_cpu_features(name)
         jaccard = len(here & there) / len(here | there) if here | there else 0.0
-        return _vector_bits(there) == _vector_bits(here), jaccard, name
+        return fp32_vector_lanes(there) == fp32_vector_lanes(here), jaccard, name
 
     return max(names, key=nearness)
-
-
-def _vector_bits(features: frozenset[str]) -> int:
-    return 512 if "avx512f" in features else 256 if "avx" in features else 128
 
 
 def default_corpus_path(cpu: str | None = None) -> str | None:
