@@ -239,7 +239,7 @@ def test_a_cpu_without_a_corpus_of_its_own_takes_the_nearest_by_vector_width_the
 @pytest.mark.slow
 def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp_path, monkeypatch, capsys):
     from tensortune.cli.main import main
-    from tensortune.models.corpus import CORPUS_MODELS, corpus_ops
+    from tensortune.models.corpus import CORPUS_MODELS, corpus_op_trials, corpus_ops
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer.corpus import Corpus
 
@@ -253,9 +253,13 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     n = len(st.records(kind="trial"))
     singles = len(corpus_ops())  # 14 single layers (11 convs, 3 dense)
     assert singles == 14
+    per_op = corpus_op_trials(2)  # 2 each, 8 for the three stem-like shapes
+    assert sorted(per_op.values()) == [2] * 11 + [8] * 3
+    single_records = [r for r in st.records(kind="trial") if r.task_key.startswith(("conv2d_nchw.llvm|", "dense.llvm|"))]
+    assert len(single_records) == sum(per_op.values())
     # the model part: 16 a model in its direct graph, and in its Winograd graph up to 16 more (the direct tasks
     # both graphs share resume their records there), and the single layers
-    assert 16 * len(CORPUS_MODELS) < n - 2 * singles <= 32 * len(CORPUS_MODELS)
+    assert 16 * len(CORPUS_MODELS) < n - sum(per_op.values()) <= 32 * len(CORPUS_MODELS)
     assert len({r.task_key for r in st.records(kind="trial")
                 if r.task_key.startswith("conv2d_winograd_fused.llvm|")}) >= 2
     # every trial record of the corpus's tasks is in it; the model part's MetaSchedule-space tasks (pooling,

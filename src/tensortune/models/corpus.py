@@ -48,6 +48,12 @@ CORPUS_CONVS = [(3, 160, 160, 32, 7, 2, 3), (32, 80, 80, 48, 3, 1, 1), (96, 40, 
                 (160, 20, 20, 320, 1, 2, 0), (320, 10, 10, 320, 3, 1, 1),
                 (3, 195, 195, 48, 11, 4, 2), (3, 160, 160, 48, 3, 1, 1), (64, 128, 128, 64, 3, 1, 1)]
 CORPUS_DENSES = [(1, 640, 500), (1, 1536, 768), (1, 2048, 256)]
+# single layers measured ``--trials`` times this factor (stop 52): the three shapes above, the only near sources
+# of the held-out stems (L1, L3) and VGG's wide early layers (L4, L5). Measured 64 times, the 11x11/4 stem's best
+# (174.5 GFLOP/s on the Intel rocketlake CPU) mapped onto L1 at 0.35-0.48 of L1's optimum and autotvm with
+# transfer took a median of 86 measurements to 95% on held-out L1; measured 256 times (best 304.6), 20 (stop 51's
+# probe, results/transfer/l1-stem-probe-rocketlake-s51). A resumed build measures only the added trials.
+CORPUS_TRIALS_FACTOR = {(3, 195, 195, 48, 11, 4, 2): 4, (3, 160, 160, 48, 3, 1, 1): 4, (64, 128, 128, 64, 3, 1, 1): 4}
 CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
 # each corpus model is tuned in both graphs ``tune --model --winograd`` builds: its 3x3 stride-1 convs direct
 # (``off``) and as Winograd tasks (``auto``, the default), so that a whole-model run of either starts from
@@ -57,11 +63,23 @@ CORPUS_WINOGRAD = ("off", "auto")
 
 
 def corpus_ops() -> list[tuple[str, Any]]:
-    out: list[tuple[str, Any]] = []
-    for c, h, w, k, kern, stride, pad in CORPUS_CONVS:
-        out.append((f"corpus:conv{c}x{h}-{k}k{kern}s{stride}", Conv2d.make(1, c, h, w, k, kern, stride, pad)))
+    """(name, workload) of the single layers, in measuring order."""
+    return [(name, wl) for name, wl, _factor in _corpus_ops()]
+
+
+def corpus_op_trials(op_trials: int) -> dict[str, int]:
+    """Measurements of each single layer (by name) for ``--trials op_trials``."""
+    return {name: op_trials * factor for name, _wl, factor in _corpus_ops()}
+
+
+def _corpus_ops() -> list[tuple[str, Any, int]]:
+    out: list[tuple[str, Any, int]] = []
+    for shape in CORPUS_CONVS:
+        c, h, w, k, kern, stride, pad = shape
+        out.append((f"corpus:conv{c}x{h}-{k}k{kern}s{stride}", Conv2d.make(1, c, h, w, k, kern, stride, pad),
+                    CORPUS_TRIALS_FACTOR.get(shape, 1)))
     for m, k, n in CORPUS_DENSES:
-        out.append((f"corpus:dense{k}-{n}", Dense.make(m, k, n)))
+        out.append((f"corpus:dense{k}-{n}", Dense.make(m, k, n), 1))
     return out
 
 
@@ -94,13 +112,15 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
                              storage=storage, recipe=recipe, trials=model_trials, seed=seed, on_round=on_round,
                              transfer=True, corpus=None)
             keys += [(r.task.key, r.task.target_json) for r in res.rows if r.task is not None and r.template != MS_SPACE]
-    ops = corpus_ops()
-    status(f"part 2: {len(ops)} single layers, {op_trials} measurements each (warm caches)")
+    ops, trials = corpus_ops(), corpus_op_trials(op_trials)
+    more = [n for n in trials if trials[n] > op_trials]
+    status(f"part 2: {len(ops)} single layers, {op_trials} measurements each"
+           + (f" ({max(trials.values())} for the {len(more)} stem-like shapes)" if more else "") + " (warm caches)")
     with op_measurer:
         for name, wl in ops:
             task = make_task(wl, default_template(wl.op, target["kind"]), target, name)
             strategy = recipes.create(recipe, task.space, seed, task=task)
-            s = Tuner(task, strategy, op_measurer, storage, Budget(trials=op_trials), tuner_name=recipe, seed=seed,
+            s = Tuner(task, strategy, op_measurer, storage, Budget(trials=trials[name]), tuner_name=recipe, seed=seed,
                       batch_size=16, remeasure_best=False).run()
             status(f"  {name}: {s.trials} measurements, best {s.best_gflops:.1f} GFLOP/s"
                    + (f" ({s.resumed} resumed)" if s.resumed else ""))
