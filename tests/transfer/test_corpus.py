@@ -315,3 +315,17 @@ def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus
                 if t.task_key.startswith("conv2d_nchw.llvm|") and any(r.ok for r in t.records)]
     for name, wl in layers.items():
         assert _best_similarity(wl, measured) >= 0.5, name
+
+
+def test_the_rocketlake_corpus_measured_each_single_layer_as_often_as_corpus_build_asks():
+    """The shipped rocketlake corpus was rebuilt in stop 52 (the stem-like shapes at 4x the 64 of the others):
+    its single-layer tasks hold exactly the records ``corpus build --trials 64`` measures, so a change of
+    :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a truncated file, fails here."""
+    from tensortune.models.corpus import corpus_op_trials
+    from tensortune.transfer.corpus import default_corpus
+
+    corpus = default_corpus("rocketlake")
+    assert corpus is not None and "rocketlake" in corpus.machine
+    measured = {t.name: len(t.records) for t in corpus.tasks_ if t.name.startswith("corpus:")}
+    assert measured == corpus_op_trials(64)
+    assert measured["corpus:conv3x195-48k11s4"] == 256 and measured["corpus:conv96x40-96k3s1"] == 64
