@@ -78,6 +78,33 @@ def test_a_mapped_config_keeps_its_vector_width_and_register_block(tables):
     assert shares and min(shares) >= 0.7
 
 
+def test_a_middle_tile_the_target_space_lacks_folds_into_the_outer_loop_and_the_register_tile_is_kept():
+    """The corpus's 64-channel 3x3 layer at 128 px, tuned to 256 measurements on the rocketlake CPU, ran best
+    with a 128-column tile [1, 16, 8] (16 middle blocks of an 8-column register tile). L4's reduced space
+    (224 columns) holds every middle factor at 1; folded into the outer factor the tile maps onto [28, 1, 8],
+    where knob by knob it mapped onto [16, 1, 14] (the outer count kept, the register tile lost; first configs
+    at 0.35-0.42 of L4's optimum, stop 52)."""
+    from tensortune.bench.groundtruth import groundtruth_task
+    from tensortune.templates import default_template, make_task
+    from tensortune.transfer import TransferFeatures
+    from tensortune.workloads import Conv2d
+
+    dst = groundtruth_task("L4")
+    src = make_task(Conv2d.make(1, 64, 128, 128, 64, 3, 1, 1), default_template("conv2d_nchw", "llvm"),
+                    dst.target, "corpus:conv64x128-64k3s1")
+    fs, fd = TransferFeatures(src), TransferFeatures(dst)
+    best = {"tile_f": [1, 4, 1, 16], "tile_y": [8, 8, 2], "tile_x": [1, 16, 8], "tile_rc": [16, 4],
+            "tile_ry": [1, 3], "tile_rx": [1, 3], "auto_unroll_max_step": 32, "unroll_explicit": 1}
+    x = fs.encode_values([best])[0, len(fs.shape):]
+    assert all(o[1] == 1 for o in dst.space.knobs[[k.name for k in dst.space.knobs].index("tile_x")].options)
+    mapped = dst.space.to_json(fd.nearest_config(x))
+    assert mapped["tile_x"] == [28, 1, 8] and mapped["tile_f"][-1] == 16
+    assert mapped["tile_y"][1] == 1 and mapped["tile_y"][0] >= 56  # [8, 8, 2] folds to 64 outer rows of 2
+    # without the fold the mapping loses the register tile: the test can fail
+    fd.__dict__["_fixed_factors"] = [[] for _ in dst.space.knobs]
+    assert dst.space.to_json(fd.nearest_config(x))["tile_x"] == [16, 1, 14]
+
+
 def test_prior_from_a_database_of_other_tasks(tables, tmp_path):
     from tensortune.measure.replay import ReplayMeasurer
     from tensortune.storage import SQLiteStorage
