@@ -51,8 +51,9 @@ CORPUS_DENSES = [(1, 640, 500), (1, 1536, 768), (1, 2048, 256)]
 # single layers measured ``--trials`` times this factor (stop 52): the three shapes above, the only near sources
 # of the held-out stems (L1, L3) and VGG's wide early layers (L4, L5). Measured 64 times, the 11x11/4 stem's best
 # (174.5 GFLOP/s on the Intel rocketlake CPU) mapped onto L1 at 0.35-0.48 of L1's optimum and autotvm with
-# transfer took a median of 86 measurements to 95% on held-out L1; measured 256 times (best 304.6), 20 (stop 51's
-# probe, results/transfer/l1-stem-probe-rocketlake-s51). A resumed build measures only the added trials.
+# transfer took a median of 86 measurements to 95% on held-out L1; measured 256 times, 20 in stop 51's probe (best
+# 304.6) and 63 in stop 52's rebuild (best 304.3; which configs the stem's tuning visits decides it), and the 3x3
+# stem's new best is L3's optimum (results/transfer/loo-rocketlake-s52). A resumed build measures only the added trials.
 CORPUS_TRIALS_FACTOR = {(3, 195, 195, 48, 11, 4, 2): 4, (3, 160, 160, 48, 3, 1, 1): 4, (64, 128, 128, 64, 3, 1, 1): 4}
 CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
 # each corpus model is tuned in both graphs ``tune --model --winograd`` builds: its 3x3 stride-1 convs direct
