@@ -13,7 +13,7 @@ tables (replay). It gives
 - :meth:`TransferPrior.initial_configs`: the best configs of the most similar tasks (distance of the
   shape features) mapped onto the new task's space (per knob, the option whose features are nearest;
   a split's inner factors keep their absolute size: ``TransferFeatures.nearest_config``),
-  measured first instead of random ones.
+  measured first instead of random ones: 8 of them, shared out over the sources (at least 2 each).
 """
 
 from __future__ import annotations
@@ -29,6 +29,11 @@ from tensortune.core.values import Task
 from tensortune.space import Config
 from tensortune.transfer.features import TransferFeatures, template_family
 
+# The first design (``initial_configs``) shares k configs out over the sources, at least 2 each. Replay
+# (stop 53, `bench transfer`-style runs, autotvm, seeds 0-2, 120 measurements; results/transfer/first-design-s53)
+# of held-out L1, the one layer with a single near source, to 95% of its optimum, 2 per source -> shared out:
+# rocketlake tables + corpus 63 -> 10, znver5 999 (never) -> 66, znver3 76 -> 76 (its corpus lacks the stem, so
+# L1 has several sources); L2 and L7 unchanged on all three, L8 4 -> 5 on znver5 and znver3.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 SIMILARITY_SCALE = 8.0  # similarity = exp(-squared distance of the shape features / this)
 MIN_SIMILARITY = 0.01  # a source less similar than this teaches nothing (AlexNet's 11x11/4 stem vs 3x3 convs)
@@ -232,11 +237,18 @@ class TransferPrior:
     def cost_model(self, base: Any, plan_size: int) -> PriorCostModel:
         return PriorCostModel(base, self, plan_size)
 
-    def initial_configs(self, k: int = 8, per_source: int = 2) -> list[Config]:
+    def initial_configs(self, k: int = 8, per_source: int | None = None) -> list[Config]:
         """Up to ``k`` valid configs of this task's space: the best configs of the nearest sources,
-        mapped knob by knob onto the nearest option."""
+        mapped knob by knob onto the nearest option, ``per_source`` from each (default: the ``k`` shared
+        out over the sources with a working config, at least 2 each). The first design has ``k`` configs
+        however many sources there are: a task with one near source (AlexNet's 11x11/4 stem has one in
+        the corpus) gets that source's ``k`` best, not only its 2 best (on L1 the same schedule with two unroll steps; see
+        the comment on the first design at the top of this module)."""
         space = self.task.space
         own = self.features
+        if per_source is None:
+            n = sum(1 for s in self.sources if np.max(s.y, initial=0.0) > 0)
+            per_source = max(2, -(-k // max(n, 1)))
         order = [self.sources[i] for i in np.argsort(-np.array(self.similarity), kind="stable")]
         out: list[Config] = []
         seen: set[int] = set()
