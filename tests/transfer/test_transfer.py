@@ -66,6 +66,28 @@ def test_the_first_design_shares_k_configs_out_over_the_sources(tables):
     assert both.initial_configs(4) == both.initial_configs(4, per_source=2)  # 4 over 2 sources: 2 each
 
 
+def test_a_capped_source_keeps_its_best_rows_so_the_first_design_does_not_hang_on_the_seed(tables):
+    """A table has more rows than a source keeps (1,152-1,344 against 1,024): the kept share always holds
+    its best rows, so the configs schedule transfer starts from are the same for every seed (a random
+    1,024 dropped L7's best in some seeds and L8's first configs differed between seeds 0 and 1)."""
+    from tensortune.transfer import TransferPrior
+    from tensortune.transfer.prior import KEEP_BEST_ROWS, MAX_ROWS_PER_SOURCE, _row_sample
+
+    y = np.random.default_rng(0).random(3 * MAX_ROWS_PER_SOURCE)
+    pick = _row_sample(y, np.random.default_rng(1))
+    assert len(pick) == len(set(pick.tolist())) == MAX_ROWS_PER_SOURCE
+    assert set(np.argsort(-y)[:KEEP_BEST_ROWS].tolist()) <= set(pick.tolist())
+    assert sorted(_row_sample(y[:10], np.random.default_rng(1)).tolist()) == list(range(10))
+    here = tables["L8"].task
+    assert min(len(tables[x].index) for x in ("L2", "L7")) > MAX_ROWS_PER_SOURCE  # the premise: capped
+    firsts = [[here.space.index_of(c) for c in TransferPrior.from_tables(here, [tables["L2"], tables["L7"]], seed)
+               .initial_configs()] for seed in range(4)]
+    assert firsts[0] and all(f == firsts[0] for f in firsts)
+    for src in TransferPrior.from_tables(here, [tables["L2"], tables["L7"]], 0).sources:
+        table = tables["L2"] if src.name == tables["L2"].task.name else tables["L7"]
+        assert float(np.max(src.y)) == pytest.approx(float(np.max(table.task.flops / table.cost[np.isfinite(table.cost)])))
+
+
 def test_a_mapped_config_keeps_its_vector_width_and_register_block(tables):
     """Schedule transfer maps the inner factors by absolute size: ResNet-18's 512-channel 7x7 conv's best
     (two 16-lane vectors of output channels x 7 columns = 224 floats in registers) onto AlexNet's conv3
