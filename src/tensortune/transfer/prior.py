@@ -246,8 +246,8 @@ class TransferPrior:
         mapped knob by knob onto the nearest option, ``per_source`` from each (default: the ``k`` shared
         out over the sources with a working config, at least 2 each). The first design has ``k`` configs
         however many sources there are: a task with one near source (AlexNet's 11x11/4 stem has one in
-        the corpus) gets that source's ``k`` best, not only its 2 best (on L1 the same schedule with two unroll steps; see
-        the comment on the first design at the top of this module)."""
+        the corpus) gets that source's ``k`` best, not only its 2 best (on L1 the same schedule with two
+        unroll steps; see the comment on the first design at the top of this module)."""
         space = self.task.space
         own = self.features
         if per_source is None:
