@@ -505,3 +505,37 @@ def test_ml2tuner_learns_from_other_tasks(tables):
     reach = {transfer: _median_reach(held, sources, "ml2tuner", 48, 3, transfer) for transfer in (False, True)}
     assert reach[True] < reach[False], reach
 
+
+
+def test_a_greedy_recipe_with_transfer_refits_every_16_measurements_and_the_sources_fade_on_64(tables):
+    """With transfer, autotvm (a greedy top-k recipe) plans 16 configs at a time unless a plan size is given;
+    Chameleon's adaptive recipes keep theirs, and without transfer autotvm keeps AutoTVM's 64. The sources'
+    weight falls to one half at 8 own outcomes whatever the plan (``transfer.prior.FADE``)."""
+    from tensortune.transfer import TransferPrior
+    from tensortune.transfer.prior import FADE
+    from tensortune.tuners import create
+    from tensortune.tuners.recipes import TRANSFER_PLAN_SIZE
+
+    held = tables["L8"]
+    prior = TransferPrior.from_tables(held.task, [tables[x] for x in ("L1", "L2", "L7")])
+    assert prior and TRANSFER_PLAN_SIZE == 16 and FADE == 64
+    for name in ("autotvm", "rl", "autotvm+v"):
+        assert create(name, held.task.space, 0, transfer=prior).plan_size == TRANSFER_PLAN_SIZE
+        assert create(name, held.task.space, 0).plan_size == 64
+    assert create("autotvm", held.task.space, 0, transfer=prior, plan_size=32).plan_size == 32
+    assert create("chameleon", held.task.space, 0, transfer=prior).plan_size == 64
+
+    class Recorder:
+        fitted = True
+
+        def fit_groups(self, xs, ys, weights):
+            self.weights = weights
+
+    for plan in (16, 64):
+        model = create("autotvm", held.task.space, 0, transfer=prior, plan_size=plan).model
+        model.base = Recorder()
+        x = prior.model_features.encode_indices(np.array([c.indices for c in held.task.space.sample(
+            8, np.random.default_rng(0))]))
+        model.fit(x, np.ones(8))
+        *sources, own = model.base.weights
+        assert own == 1.0 and sum(sources) == pytest.approx(0.5)  # 1 / (1 + 8 * 8 / 64), the plan aside

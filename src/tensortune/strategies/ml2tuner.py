@@ -19,7 +19,9 @@ rate 0.1, subsample 0.6; N = 10, alpha = 1.
 With ``transfer`` (a ``transfer.TransferPrior``, issue 19), P learns from the other tasks' records too: it
 sees the prior's transferable features and is fitted, with rank loss (``transfer_loss``; see
 ``transfer.prior.CROSS_TASK_LOSS``), on
-the sources and the task's own valid outcomes, the sources fading as those arrive (``PriorCostModel``). V and
+the sources and the task's own valid outcomes, the sources fading as those arrive (``PriorCostModel``, on
+``transfer.prior.FADE`` measurements as every recipe: ML2Tuner's round of N = 10 would fade them after two
+rounds). V and
 A stay the task's own: other tasks' records have no hidden features (they would have to be compiled again)
 and their failures are another space's.
 """
@@ -51,11 +53,6 @@ def paper_regressor(seed: int = 0, loss: str = "reg") -> XGBoostCostModel:
     """P and A as in ML2Tuner's Appendix A (``loss="rank"``: the same trees ranking, for a P that transfers)."""
     return XGBoostCostModel(loss=loss, seed=seed, num_rounds=300, max_depth=14, eta=0.01)
 
-
-# P's sources fade as 1 / (1 + 8 own / TRANSFER_FADE) with the task's own outcomes, as a model-based recipe's
-# with AutoTVM's plan of 64 (``transfer.prior.PriorCostModel``); ML2Tuner's round of N = 10 would fade them
-# after two rounds
-TRANSFER_FADE = 64
 
 
 def fit_p_and_a(space: SearchSpace, hidden: HiddenFn, cfgs: list[Config], ys: list[float], seed: int = 0
@@ -93,7 +90,7 @@ class ML2Tuner(RoundStrategy):
         self.p: Any = paper_regressor(seed)
         self._p_encode = space.encode_indices
         if transfer:
-            self.p = transfer.cost_model(paper_regressor(seed, transfer_loss), TRANSFER_FADE)
+            self.p = transfer.cost_model(paper_regressor(seed, transfer_loss))
             self._p_encode = transfer.model_features.encode_indices
         self.a = paper_regressor(seed)
         self.name = "ml2tuner"

@@ -8,8 +8,9 @@ tables (replay). It gives
 - :meth:`TransferPrior.cost_model`: an XGBoost model fitted on every source task (one rank group per
   task, targets normalised per task) and the task's own outcomes. A source's weight is its shape
   similarity (``exp(-d^2 / 8)`` over the shape features; below 0.01 it is left out) over the sum of
-  them, times ``1 / (1 + 8 own / plan_size)``, which falls as the task's own outcomes arrive: rankings
-  transfer better than absolute times, and the task's own records are the truth;
+  them, times ``1 / (1 + 8 own / FADE)`` (``FADE`` = 64 measurements, AutoTVM's plan), which falls as the
+  task's own outcomes arrive: rankings transfer better than absolute times, and the task's own records are
+  the truth;
 - :meth:`TransferPrior.initial_configs`: the best configs of the most similar tasks (distance of the
   shape features) mapped onto the new task's space (per knob, the option whose features are nearest;
   a split's inner factors keep their absolute size: ``TransferFeatures.nearest_config``),
@@ -49,6 +50,13 @@ FOREIGN_WEIGHT = 0.25
 # with transfer, the regression recipes rl, sa-as and chameleon never reached 95% of L1's optimum in the median
 # run (> 120 measurements) while autotvm (rank) did in 26; with rank loss they took 10, 38 and 71.
 CROSS_TASK_LOSS = "rank"
+# The sources' weight falls as 1 / (1 + 8 own / FADE) with the task's own outcomes: at 8 own outcomes to one
+# half. A fixed number of measurements, not the recipe's plan size: a plan of 16 (a whole-model round, or
+# autotvm's plan with transfer, ``tuners.recipes.TRANSFER_PLAN_SIZE``) faded the sources to a fifth after the
+# first design. Measured (stop 55, rocketlake, held-out L6 live, autotvm with transfer at plan 16, seeds 0-5,
+# 160 measurements, interleaved; results/transfer/plan-rocketlake-s55): measurements to a config whose
+# confirmed median is 95% of the optimum, median 66.5 with the fade on the plan (16), 27.5 on 64.
+FADE = 64
 # templates whose knobs are one task's own decisions (MetaSchedule's sketch traces): nothing to share
 NO_TRANSFER = ("ms-space.llvm",)
 
@@ -238,8 +246,8 @@ class TransferPrior:
         return cls(task, sources, ScheduleFeatures(task, schedule_cache) if schedule_cache else None)
 
     # ------------------------------------------------------------------ using
-    def cost_model(self, base: Any, plan_size: int) -> PriorCostModel:
-        return PriorCostModel(base, self, plan_size)
+    def cost_model(self, base: Any, fade: int = FADE) -> PriorCostModel:
+        return PriorCostModel(base, self, fade)
 
     def initial_configs(self, k: int = 8, per_source: int | None = None) -> list[Config]:
         """Up to ``k`` valid configs of this task's space: the best configs of the nearest sources,
@@ -277,17 +285,17 @@ class TransferPrior:
 class PriorCostModel:
     """A cost model fitted on the prior's sources and the task's own outcomes (see the module doc)."""
 
-    def __init__(self, base: Any, prior: TransferPrior, plan_size: int) -> None:
+    def __init__(self, base: Any, prior: TransferPrior, fade: int = FADE) -> None:
         self.base = base
         self.prior = prior
-        self.plan_size = max(plan_size, 1)
+        self.fade = max(fade, 1)
 
     @property
     def fitted(self) -> bool:
         return self.base.fitted
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> None:
-        decay = 1.0 / (1.0 + 8.0 * len(y) / self.plan_size)
+        decay = 1.0 / (1.0 + 8.0 * len(y) / self.fade)
         total = sum(self.prior.similarity) or 1.0
         xs = [s.x for s in self.prior.sources] + [np.asarray(x)]
         ys = [s.y for s in self.prior.sources] + [np.asarray(y)]
