@@ -539,3 +539,8 @@ def test_a_greedy_recipe_with_transfer_refits_every_16_measurements_and_the_sour
         model.fit(x, np.ones(8))
         *sources, own = model.base.weights
         assert own == 1.0 and sum(sources) == pytest.approx(0.5)  # 1 / (1 + 8 * 8 / 64), the plan aside
+    # a whole-model run fades them on its round of 16, as before (``models/flow.py``)
+    model = create("autotvm", held.task.space, 0, transfer=prior, plan_size=16, transfer_fade=16).model
+    model.base = Recorder()
+    model.fit(x, np.ones(8))
+    assert sum(model.base.weights[:-1]) == pytest.approx(0.2)

@@ -51,9 +51,9 @@ FOREIGN_WEIGHT = 0.25
 # run (> 120 measurements) while autotvm (rank) did in 26; with rank loss they took 10, 38 and 71.
 CROSS_TASK_LOSS = "rank"
 # The sources' weight falls as 1 / (1 + 8 own / FADE) with the task's own outcomes: at 8 own outcomes to one
-# half. A fixed number of measurements, not the recipe's plan size: a plan of 16 (a whole-model round, or
-# autotvm's plan with transfer, ``tuners.recipes.TRANSFER_PLAN_SIZE``) faded the sources to a fifth after the
-# first design. Measured (stop 55, rocketlake, held-out L6 live, autotvm with transfer at plan 16, seeds 0-5,
+# half. A fixed number of measurements, not the recipe's plan size: autotvm's plan of 16 with transfer
+# (``tuners.recipes.TRANSFER_PLAN_SIZE``) faded the sources to a fifth after the first design. (A whole-model run
+# passes its round instead, ``models/flow.py``: there the 64 measured behind.) Measured (stop 55, rocketlake, held-out L6 live, autotvm with transfer at plan 16, seeds 0-5,
 # 160 measurements, interleaved; results/transfer/plan-rocketlake-s55): measurements to a config whose
 # confirmed median is 95% of the optimum, median 66.5 with the fade on the plan (16), 27.5 on 64.
 FADE = 64

@@ -88,7 +88,8 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
     (Chameleon's PPO: "paper" or "code"), ``explorer_options``/``sampler_options``/``candidates`` (merged
     over the recipe's; ablations), ``glimpse`` (a ``transfer.glimpse.TaskGlimpse``: first plan and validity
     vote) (model-based; ``glimpse`` needs it with an acquisition function, and ``budget``, the run's
-    measurements), ``task`` (ml2tuner), ``n``/``alpha`` (ml2tuner);
+    measurements), ``transfer_fade`` (model-based: the measurements over which the sources fade), ``task``
+    (ml2tuner), ``n``/``alpha`` (ml2tuner);
     options a recipe does not use are ignored."""
     r = recipe(name)
     if r.strategy == "random":
@@ -155,10 +156,11 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
                           loss: str | None = None, epsilon: float = 0.05, transfer: Any = None,
                           variant: str | None = None, explorer_options: dict[str, Any] | None = None,
                           sampler_options: dict[str, Any] | None = None, candidates: int | None = None,
-                          glimpse: Any = None, **_: Any) -> SearchStrategy:
+                          glimpse: Any = None, transfer_fade: int | None = None, **_: Any) -> SearchStrategy:
     """``transfer`` (a ``transfer.TransferPrior`` with sources): the cost model is fitted on the other
     tasks' records and this task's, in transferable features, and plans from the first round (a greedy
-    recipe's plan is then ``TRANSFER_PLAN_SIZE`` unless ``plan_size`` is given)."""
+    recipe's plan is then ``TRANSFER_PLAN_SIZE`` unless ``plan_size`` is given); the sources fade on
+    ``transfer_fade`` measurements (default ``transfer.prior.FADE``)."""
     from tensortune.cost_models.registry import make_cost_model
     from tensortune.cost_models.validity import ValidityModel
     from tensortune.explorers.registry import make_explorer
@@ -186,7 +188,10 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     model = make_cost_model(r.cost_model, loss=loss or transfer_loss(r, transfer), seed=seed)
     encode = None
     if transfer:
-        model, encode = transfer.cost_model(model), transfer.model_features.encode_indices
+        from tensortune.transfer.prior import FADE
+
+        model = transfer.cost_model(model, transfer_fade or FADE)
+        encode = transfer.model_features.encode_indices
     return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
                               n_candidates=factor * plan if factor else None, all_candidates=factor == 0,
                               validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
