@@ -54,7 +54,6 @@ def paper_regressor(seed: int = 0, loss: str = "reg") -> XGBoostCostModel:
     return XGBoostCostModel(loss=loss, seed=seed, num_rounds=300, max_depth=14, eta=0.01)
 
 
-
 def fit_p_and_a(space: SearchSpace, hidden: HiddenFn, cfgs: list[Config], ys: list[float], seed: int = 0
                 ) -> tuple[XGBoostCostModel, XGBoostCostModel]:
     """P and A fitted on the valid outcomes among ``cfgs`` (for held-out comparisons of the two)."""

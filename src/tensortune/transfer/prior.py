@@ -52,10 +52,11 @@ FOREIGN_WEIGHT = 0.25
 CROSS_TASK_LOSS = "rank"
 # The sources' weight falls as 1 / (1 + 8 own / FADE) with the task's own outcomes: at 8 own outcomes to one
 # half. A fixed number of measurements, not the recipe's plan size: autotvm's plan of 16 with transfer
-# (``tuners.recipes.TRANSFER_PLAN_SIZE``) faded the sources to a fifth after the first design. (A whole-model run
-# passes its round instead, ``models/flow.py``: there the 64 measured behind.) Measured (stop 55, rocketlake, held-out L6 live, autotvm with transfer at plan 16, seeds 0-5,
-# 160 measurements, interleaved; results/transfer/plan-rocketlake-s55): measurements to a config whose
-# confirmed median is 95% of the optimum, median 66.5 with the fade on the plan (16), 27.5 on 64.
+# (``tuners.recipes.TRANSFER_PLAN_SIZE``) faded the sources to a fifth after the first design. Measured (stop 55,
+# rocketlake, held-out L6 live, autotvm with transfer at plan 16, seeds 0-5, 160 measurements, interleaved;
+# results/transfer/plan-rocketlake-s55): measurements to a config whose confirmed median is 95% of the optimum,
+# median 66.5 with the fade on the plan (16), 27.5 on 64. (A whole-model run passes its round of 16 instead,
+# ``models/flow.py``: there the 64 measured behind.)
 FADE = 64
 # templates whose knobs are one task's own decisions (MetaSchedule's sketch traces): nothing to share
 NO_TRANSFER = ("ms-space.llvm",)
