@@ -247,8 +247,10 @@ class TransferPrior:
         return cls(task, sources, ScheduleFeatures(task, schedule_cache) if schedule_cache else None)
 
     # ------------------------------------------------------------------ using
-    def cost_model(self, base: Any, fade: int = FADE) -> PriorCostModel:
-        return PriorCostModel(base, self, fade)
+    def cost_model(self, base: Any, fade: int | None = None) -> PriorCostModel:
+        """``base`` fitted on the sources and the task's own outcomes, the sources fading on ``fade``
+        measurements (``FADE`` if None)."""
+        return PriorCostModel(base, self, fade or FADE)
 
     def initial_configs(self, k: int = 8, per_source: int | None = None) -> list[Config]:
         """Up to ``k`` valid configs of this task's space: the best configs of the nearest sources,

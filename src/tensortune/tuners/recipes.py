@@ -188,10 +188,7 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     model = make_cost_model(r.cost_model, loss=loss or transfer_loss(r, transfer), seed=seed)
     encode = None
     if transfer:
-        from tensortune.transfer.prior import FADE
-
-        model = transfer.cost_model(model, transfer_fade or FADE)
-        encode = transfer.model_features.encode_indices
+        model, encode = transfer.cost_model(model, transfer_fade), transfer.model_features.encode_indices
     return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
                               n_candidates=factor * plan if factor else None, all_candidates=factor == 0,
                               validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
