@@ -544,3 +544,42 @@ def test_a_greedy_recipe_with_transfer_refits_every_16_measurements_and_the_sour
     model.base = Recorder()
     model.fit(x, np.ones(8))
     assert sum(model.base.weights[:-1]) == pytest.approx(0.2)
+
+
+def test_a_twin_of_the_same_shape_weighs_as_the_tasks_own_and_gives_the_first_design(tables):
+    """A source of the same operator shape measured on this machine (a twin: convs that differ only in their
+    fused epilogue) weighs in the cost model like the task's own outcomes, fades the other sources as own
+    outcomes do, and its best configs start the first design (half of it); the corpus's or another CPU's record
+    of the same shape stays a prior."""
+    from dataclasses import replace
+
+    from tensortune.transfer import TransferFeatures, TransferPrior
+    from tensortune.transfer.prior import PriorCostModel, Source
+
+    held = tables["L8"]
+    feats = TransferFeatures(held.task)
+    y = np.where(np.isfinite(held.cost) & (held.cost > 0), held.task.flops / np.where(held.cost > 0, held.cost, 1.0), 0.0)
+    rows = np.random.default_rng(0).permutation(len(y))[:40]
+    twin = Source("L8 with another epilogue", feats.shape, feats.encode_indices(held.index[rows]), y[rows])
+    others = TransferPrior.from_tables(held.task, [tables[x] for x in ("L1", "L2", "L7")]).sources
+    prior = TransferPrior(held.task, [*others, twin])
+    assert prior.twin == [False] * len(others) + [True]
+    # the twin's best four of its 40 rows, best first, and nothing mapped from the other sources
+    first = prior.initial_configs(8)
+    best = [int(held.index[rows][i]) for i in np.argsort(-y[rows], kind="stable")[:4]]
+    assert [held.task.space.index_of(c) for c in first] == best
+    assert len(TransferPrior(held.task, others).initial_configs(8)) == 8
+
+    class Recorder:
+        fitted = True
+
+        def fit_groups(self, xs, ys, weights):
+            self.weights = weights
+
+    model = PriorCostModel(Recorder(), prior, fade=64)
+    model.fit(feats.encode_indices(held.index[:8]), np.ones(8))
+    *faded, twin_w, own_w = model.base.weights
+    assert twin_w == 1.0 and own_w == 1.0
+    assert sum(faded) == pytest.approx(1 / (1 + 8 * (8 + 40) / 64))  # the twin's 40 count as own outcomes
+    for kind in ({"corpus": True}, {"foreign": True}):  # a prior, not this machine's truth
+        assert TransferPrior(held.task, [*others, replace(twin, **kind)]).twin[-1] is False

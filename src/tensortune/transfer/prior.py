@@ -15,6 +15,9 @@ tables (replay). It gives
   shape features) mapped onto the new task's space (per knob, the option whose features are nearest;
   a split's inner factors keep their absolute size: ``TransferFeatures.nearest_config``),
   measured first instead of random ones: 8 of them, shared out over the sources (at least 2 each).
+
+A source of the same operator shape measured on this machine (a *twin*: a whole model's convolutions that
+differ only in their fused epilogue) is not a prior but the task's own evidence (``TWINS``).
 """
 
 from __future__ import annotations
@@ -58,6 +61,14 @@ CROSS_TASK_LOSS = "rank"
 # median 66.5 with the fade on the plan (16), 27.5 on 64. (A whole-model run passes its round of 16 instead,
 # ``models/flow.py``: there the 64 measured behind.)
 FADE = 64
+# TWINS: a twin (a source of the same operator shape measured on this machine, not the corpus's) is no prior: its
+# records weigh in the cost model like the task's own (weight 1, no fade, and they fade the other sources as own
+# outcomes do), and the first design starts from the twins' best configs (half of it; the cost model's picks
+# follow). Measured (stop 56, rocketlake, ResNet-18 at 200 with transfer, seeds 1-2; results/transfer/
+# models-rocketlake-s55, the databases): the three 512-channel 3x3 Winograd tasks got 11-40 measurements each
+# and all but one kept a [4, 4] / [8, 4] tiling (930-990 us) that the twin-less model mapped from the
+# 256-channel convs, where the 1,000-measurement runs found [1, 16] / [32, 1] (800-860 us) for all three.
+TWIN_TOLERANCE = 0.02  # on the shape features (log2 sizes): an epilogue moves the FLOP count by well under 1%
 # templates whose knobs are one task's own decisions (MetaSchedule's sketch traces): nothing to share
 NO_TRANSFER = ("ms-space.llvm",)
 
@@ -98,6 +109,13 @@ class TransferPrior:
         keep = [i for i, v in enumerate(sims) if v >= MIN_SIMILARITY]
         self.sources = [sources[i] for i in keep]
         self.similarity = [sims[i] for i in keep]  # weights of the sources in the cost model
+        # twins: this machine's records of the same operator shape (a whole model's convolutions that differ only
+        # in their fused epilogue: ResNet-18's three 512-channel 3x3 convs add a residual or not), see TWINS above
+        # (only a conv or a dense: the shape columns of another operator are zeros but for its FLOP count)
+        shape = self.features.shape
+        named = bool(np.any(shape[:-1] != 0))
+        self.twin = [named and not s.foreign and not s.corpus and s.shape.shape == shape.shape
+                     and bool(np.allclose(s.shape, shape, atol=TWIN_TOLERANCE)) for s in self.sources]
 
     @property
     def n_records(self) -> int:
@@ -258,28 +276,44 @@ class TransferPrior:
         out over the sources with a working config, at least 2 each). The first design has ``k`` configs
         however many sources there are: a task with one near source (AlexNet's 11x11/4 stem has one in
         the corpus) gets that source's ``k`` best, not only its 2 best (on L1 the same schedule with two
-        unroll steps; see the comment on the first design at the top of this module)."""
+        unroll steps; see the comment on the first design at the top of this module). With a twin (``TWINS``),
+        the first design is the twins' ``k // 2`` best configs (at least one) and nothing else."""
         space = self.task.space
         own = self.features
+        out: list[Config] = []
+        seen: set[int] = set()
+        n_shape = len(own.shape)
+
+        def add(src: Source, i: int) -> bool:
+            cfg = own.nearest_config(src.mapping_x[i, n_shape:])
+            idx = space.index_of(cfg)
+            if idx in seen or not space.is_valid(cfg):
+                return False
+            seen.add(idx)
+            out.append(cfg)
+            return True
+
+        twins = [s for s, t in zip(self.sources, self.twin, strict=True) if t]
+        if any(np.max(s.y, initial=0.0) > 0 for s in twins):
+            # the twins' best, best first over them all (the same operator: their throughputs compare); the
+            # other sources' best configs were the twins' own first design, so the cost model picks the rest
+            rows = sorted(((float(s.y[i]), j, i) for j, s in enumerate(twins) for i in range(len(s.y)) if s.y[i] > 0),
+                          key=lambda r: -r[0])
+            for _y, j, i in rows:
+                if len(out) >= max(1, k // 2):
+                    break
+                add(twins[j], i)
+            return out
         if per_source is None:
             n = sum(1 for s in self.sources if np.max(s.y, initial=0.0) > 0)
             per_source = max(2, -(-k // max(n, 1)))
         order = [self.sources[i] for i in np.argsort(-np.array(self.similarity), kind="stable")]
-        out: list[Config] = []
-        seen: set[int] = set()
-        n_shape = len(own.shape)
         for src in order:
             taken = 0
             for i in np.argsort(-src.y, kind="stable"):
                 if src.y[i] <= 0 or taken >= per_source or len(out) >= k:
                     break
-                cfg = own.nearest_config(src.mapping_x[i, n_shape:])
-                idx = space.index_of(cfg)
-                if idx in seen or not space.is_valid(cfg):
-                    continue
-                seen.add(idx)
-                out.append(cfg)
-                taken += 1
+                taken += add(src, i)
             if len(out) >= k:
                 break
         return out
@@ -298,11 +332,14 @@ class PriorCostModel:
         return self.base.fitted
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> None:
-        decay = 1.0 / (1.0 + 8.0 * len(y) / self.fade)
-        total = sum(self.prior.similarity) or 1.0
+        twins = self.prior.twin
+        own = len(y) + sum(len(s.y) for s, t in zip(self.prior.sources, twins, strict=True) if t)
+        decay = 1.0 / (1.0 + 8.0 * own / self.fade)
+        total = sum(v for v, t in zip(self.prior.similarity, twins, strict=True) if not t) or 1.0
         xs = [s.x for s in self.prior.sources] + [np.asarray(x)]
         ys = [s.y for s in self.prior.sources] + [np.asarray(y)]
-        self.base.fit_groups(xs, ys, [decay * v / total for v in self.prior.similarity] + [1.0])
+        self.base.fit_groups(xs, ys, [1.0 if t else decay * v / total
+                                      for v, t in zip(self.prior.similarity, twins, strict=True)] + [1.0])
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return self.base.predict(x)
