@@ -1135,3 +1135,77 @@ def test_column_tail_register_tiles_are_offered_and_exact(task_env) -> None:
             if checked == 3:
                 break
         assert checked >= 2, "too few sampled configs had a column tail"
+
+
+TWINS_MODEL = textwrap.dedent('''
+    import torch
+    from torch import nn
+
+    class Twins(nn.Module):
+        example_input_shape = (1, 3, 16, 16)
+
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            self.stem = nn.Conv2d(3, 16, 3, padding=1)
+            self.a = nn.Conv2d(16, 16, 3, padding=1)
+            self.b = nn.Conv2d(16, 16, 3, padding=1)
+
+        def forward(self, x):
+            y = torch.relu(self.stem(x))
+            y = torch.relu(self.a(y) + y)  # the same conv as b, with a residual add fused after it
+            return torch.relu(self.b(y))
+''')
+
+
+def test_twin_tasks_pool_their_measurements_when_the_best_configs_are_chosen(task_env) -> None:
+    """Two convs of one shape that differ only in their fused epilogue are twins: the database's records of
+    one are the other's own evidence in transfer (``TransferPrior.twin``), and each takes the fastest config
+    measured on either (a config found on one serves both), but never one that failed its check on it."""
+    import time
+
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.core.values import ErrorKind
+    from tensortune.models.flow import _run_id, mark_wrong, plan_tasks, stored_result
+    from tensortune.models.importer import load_model
+    from tensortune.storage import SQLiteStorage
+    from tensortune.storage.records import TuningRecord
+    from tensortune.transfer import TransferFeatures, TransferPrior
+    from tensortune.transfer.prior import twins
+
+    src = task_env / "twins.py"
+    src.write_text(TWINS_MODEL)
+    m = load_model(f"{src}:Twins")
+    target = default_cpu_target()
+    _, _, rows = plan_tasks(m, target)
+    convs = [r for r in rows if r.kind == "conv2d"]
+    pairs = [(x, y) for i, x in enumerate(convs) for y in convs[i + 1:]
+             if x.template == y.template and twins(TransferFeatures(x.task).shape, TransferFeatures(y.task).shape)]
+    assert len(convs) == 3 and len(pairs) == 1  # the stem is nobody's twin
+    a, b = pairs[0]
+    assert a.task.key != b.task.key
+    sp = a.task.space
+    c1, c2, c3 = (sp.config(i) for i in (0, 1, 2))
+    st = SQLiteStorage(str(task_env / "t.db"))
+
+    def put(row, cfg, ms, error=ErrorKind.NONE, kind="trial"):
+        st.add([TuningRecord(task_key=row.task.key, target_key=row.task.target_json, config=sp.to_json(cfg),
+                             config_index=sp.index_of(cfg), costs=(ms * 1e-3,) if error == ErrorKind.NONE else (),
+                             error=error, tuner="model-autotvm", run_id=_run_id(row, "autotvm", 0), seed=0, kind=kind,
+                             flops=int(row.flops), timestamp=time.time(), task_name=row.name)])
+
+    put(a, c1, 1.0)
+    put(a, c2, 2.0)
+    put(b, c2, 1.5)
+    put(b, c3, 1.2)
+    prior = TransferPrior.from_storage(st, b.task)
+    assert [s.name for s, t in zip(prior.sources, prior.twin, strict=True) if t] == [a.task.key]
+    res = stored_result(m, target, st)
+    got = {r.name: r for r in res.rows}
+    assert got[a.name].best_values == sp.to_json(c1) and got[a.name].best_s == pytest.approx(1e-3)
+    assert got[b.name].best_values == sp.to_json(c1) and got[b.name].best_s == pytest.approx(1e-3)
+    assert "config of its twin" in got[b.name].how and "twin" not in got[a.name].how
+    mark_wrong(got[b.name], st, "autotvm", 0, "wrong on b")  # c1 fails b's check inside the built model
+    assert got[b.name].best_values == sp.to_json(c3) and "twin" not in got[b.name].how
+    again = {r.name: r for r in stored_result(m, target, st).rows}
+    assert again[b.name].best_values == sp.to_json(c3) and again[a.name].best_values == sp.to_json(c1)

@@ -258,7 +258,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     """Write the tuned model as a library loadable with the TVM runtime alone, checked in a fresh process."""
     from tensortune.models.build import build_model
     from tensortune.models.deploy import DeployError, metadata_path, write_library
-    from tensortune.models.flow import stored_result
+    from tensortune.models.flow import TWIN_CONFIG, stored_result
     from tensortune.models.pipeline import MismatchError, checked_build
 
     check_tuner([args.tuner])
@@ -280,7 +280,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
     con = console()
     log = os.path.join(run_dir(args, model.name), "tvm.log")
-    con.print(f"{model.name}: building with {n} tuned schedules, each checked inside the model (TVM's log: {log})")
+    shared = sum(1 for r in res.rows if r.best_values and TWIN_CONFIG in r.how)
+    con.print(f"{model.name}: building with {n} tuned schedules"
+              + (f" ({shared} of them a config measured on a twin task of the same shape)" if shared else "")
+              + f", each checked inside the model (TVM's log: {log})")
     x = model.example_input(args.seed)
     try:
         built, _ = checked_build(model, target, res, build_model(model, target, log_path=log), x, storage=storage,

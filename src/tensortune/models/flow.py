@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tensortune.core.values import Task
+from tensortune.core.values import ErrorKind, Task
 from tensortune.models.allocation import TaskProgress, first_round_size, make_allocator
 from tensortune.models.build import TunedSchedule
 from tensortune.models.confirm import ConfirmSummary, confirm_tasks
@@ -26,6 +26,7 @@ MS_SPACE = "ms-space.llvm"
 COPY = "copy.llvm"  # layout transforms and other single-block data movement
 POOL = "max_pool.llvm"
 WINOGRAD = "conv2d_winograd_fused.llvm"
+TWIN_CONFIG = ", config of its twin"  # how a task tuned by a twin's config says so (``_share_twins``)
 
 
 @dataclass
@@ -237,12 +238,67 @@ def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> Non
             r.best_s, r.best_values = top[0].cost, top[0].config
         if not r.trials:
             r.trials = len(storage.records(r.task.key, r.task.target_json, run, kind="trial"))
+    _share_twins(rows, storage, recipe, seed)
+
+
+def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:
+    """Twin tasks (the same template and operator shape, differing only in their fused epilogue:
+    ``transfer.prior.TWINS``) pool their measurements: each takes the config with the lowest time measured on
+    any of them (a config's fastest time on any twin; one that failed its check inside a built model on this
+    task is never taken), so a config found late on one twin, or measured on a slow moment of the machine on
+    another, serves all. Measured (stop 56, rocketlake, ResNet-18 at 200 with transfer, seed 0;
+    results/transfer/models-rocketlake-s56): [1, 16] / [32, 1] ran 808 us on one of the three 512-channel
+    Winograd convs and 996 and 998 us on the other two, which kept configs of 978 and 990 us."""
+    from tensortune.transfer.features import TransferFeatures
+    from tensortune.transfer.prior import NO_TRANSFER, twins
+
+    groups: list[list[tuple[TaskRow, Any]]] = []
+    for r in rows:
+        if r.task is None or r.template is None or r.template in NO_TRANSFER:
+            continue
+        shape = TransferFeatures(r.task).shape
+        for g in groups:
+            if g[0][0].template == r.template and twins(g[0][1], shape):
+                g.append((r, shape))
+                break
+        else:
+            groups.append([(r, shape)])
+    for g in groups:
+        if len(g) < 2:
+            continue
+        measured: dict[int, tuple[float, dict[str, Any], str]] = {}  # config index -> (time, config, on which task)
+        own: list[dict[int, float]] = []
+        wrong: list[set[int]] = []
+        for r, _ in g:
+            assert r.task is not None
+            run = _run_id(r, recipe, seed)
+            best = storage.best(r.task.key, r.task.target_json, k=1 << 30, run_id=run)
+            own.append({b.config_index: b.cost for b in best})
+            wrong.append({x.config_index for x in storage.records(r.task.key, r.task.target_json, run)
+                          if x.error == ErrorKind.WRONG_ANSWER})
+            for b in best:
+                if b.config_index not in measured or b.cost < measured[b.config_index][0]:
+                    measured[b.config_index] = (b.cost, b.config, r.name)
+        for (r, _), mine, bad in zip(g, own, wrong, strict=True):
+            pick = min(((t, i) for i, (t, _c, _n) in measured.items() if i not in bad), default=None)
+            if pick is None or pick[1] == _index(r, r.best_values):
+                continue
+            t, cfg, by = measured[pick[1]]
+            r.best_values, r.best_s = cfg, mine.get(pick[1], t)
+            if pick[1] not in mine:
+                r.how += f"{TWIN_CONFIG} {by[:40]}"
+
+
+def _index(r: TaskRow, values: dict[str, Any] | None) -> int | None:
+    if values is None or r.task is None:
+        return None
+    sp = r.task.space
+    return sp.index_of(sp.from_json(values))
 
 
 def mark_wrong(row: TaskRow, storage: Any, recipe: str, seed: int, message: str) -> None:
     """Store the row's chosen config as a WRONG_ANSWER check record of its run (so no later build or
     resume takes it), then take the next-best stored config, or none (TVM's default lowering)."""
-    from tensortune.core.values import ErrorKind
     from tensortune.storage.records import TuningRecord
 
     assert row.task is not None and row.best_values is not None
@@ -254,6 +310,7 @@ def mark_wrong(row: TaskRow, storage: Any, recipe: str, seed: int, message: str)
                               seed=seed, kind="check", flops=int(row.flops), timestamp=time.time(),
                               task_name=row.name)])
     row.best_s, row.best_values = float("inf"), None
+    row.how = row.how.split(TWIN_CONFIG)[0]
     _load_best([row], storage, recipe, seed)
 
 

@@ -91,6 +91,15 @@ class Source:
         return self.x if self.knob_x is None else self.knob_x
 
 
+def twins(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two tasks' shape features name the same operator (``TWINS``): a conv or a dense (the shape
+    columns of another operator are zeros but for its FLOP count) of the same sizes, up to the FLOPs of a
+    fused epilogue."""
+    a, b = np.asarray(a), np.asarray(b)
+    return (a.shape == b.shape and bool(np.any(a[:-1] != 0))
+            and bool(np.allclose(a, b, atol=TWIN_TOLERANCE)))
+
+
 def shape_similarity(a: np.ndarray, b: np.ndarray) -> float:
     """How alike two tasks' shape features are: ``exp(-squared distance / SIMILARITY_SCALE)``, 1 for equal shapes."""
     return float(np.exp(-np.sum((np.asarray(a) - np.asarray(b)) ** 2) / SIMILARITY_SCALE))
@@ -111,11 +120,7 @@ class TransferPrior:
         self.similarity = [sims[i] for i in keep]  # weights of the sources in the cost model
         # twins: this machine's records of the same operator shape (a whole model's convolutions that differ only
         # in their fused epilogue: ResNet-18's three 512-channel 3x3 convs add a residual or not), see TWINS above
-        # (only a conv or a dense: the shape columns of another operator are zeros but for its FLOP count)
-        shape = self.features.shape
-        named = bool(np.any(shape[:-1] != 0))
-        self.twin = [named and not s.foreign and not s.corpus and s.shape.shape == shape.shape
-                     and bool(np.allclose(s.shape, shape, atol=TWIN_TOLERANCE)) for s in self.sources]
+        self.twin = [not s.foreign and not s.corpus and twins(s.shape, self.features.shape) for s in self.sources]
 
     @property
     def n_records(self) -> int:
