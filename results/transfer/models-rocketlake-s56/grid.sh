@@ -1,9 +1,9 @@
 #!/bin/bash
-# (grid.sh) stop 56, the rest of the issue's grid on this CPU with this stop's code: stop 54's ResNet-18 runs
+# (grid.sh) stop 56, after CI, the rest of the issue's grid on this CPU with this stop's code: VGG-16 1,000 with
+# transfer (seed 0; VGG-16 has no twins, so stops 54-55's VGG-16 builds stand), timed against stop 51's 1,000
+# without, stop 55's three 200-with and stop 54's 200-without and 500 builds; then stop 54's ResNet-18 runs
 # (200/500/1,000, with and without transfer, seed 0; copies of their databases) built again, since the build now
-# lets twin tasks share their best configs, and timed in one interleaved set; then VGG-16 1,000 with transfer
-# (seed 0; VGG-16 has no twins, so stops 54-55's VGG-16 builds stand), timed against stop 51's 1,000-without, stop
-# 55's three 200-with and stop 54's 200-without and 500 builds.
+# lets twin tasks share their best configs, and timed in one interleaved set.
 TT=/work/main/.venv/bin/tensortune
 P=/work/main/.venv/bin/python
 R=/work/main/results/transfer
@@ -15,17 +15,6 @@ S51=/work/runs/s51/models
 export TVM_NUM_THREADS=2
 git -C /work/main log --oneline -1
 cd $W
-for C in 200-with 200-without 500-with 500-without 1000-with 1000-without; do
-  cp $S54/resnet18-$C.db grid-resnet18-$C.db
-  rm -f lib-grid-resnet18-$C.so lib-grid-resnet18-$C.json
-  echo "== build grid-resnet18-$C $(date -u +%T)"
-  $TT build --model resnet18 --seed 0 --db grid-resnet18-$C.db --out lib-grid-resnet18-$C.so > lib-grid-resnet18-$C.txt 2>&1
-  tail -1 lib-grid-resnet18-$C.txt; grep -o "([0-9]* of them a config measured on a twin[^)]*)" lib-grid-resnet18-$C.txt
-  cp lib-grid-resnet18-$C.json lib-grid-resnet18-$C.txt $OUTR/
-done
-echo "== resnet18 grid interleaved start $(date -u +%T)"
-$P $R/models-znver3-s39/multi.py resnet18 21 $(for C in 200-with 200-without 500-with 500-without 1000-with 1000-without; do
-  echo $C=lib-grid-resnet18-$C.so; done) 2>&1 | grep -v "Scope Loaded"
 NAME=vgg16-1000-with-s0; rm -f $NAME.db*
 echo "== $NAME  start $(date -u +%T)"
 $TT tune --model vgg16 --trials 1000 --seed 0 --db $NAME.db --out $NAME.json --no-progress > $NAME.txt 2>&1

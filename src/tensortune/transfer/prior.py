@@ -67,7 +67,10 @@ FADE = 64
 # follow). Measured (stop 56, rocketlake, ResNet-18 at 200 with transfer, seeds 1-2; results/transfer/
 # models-rocketlake-s55, the databases): the three 512-channel 3x3 Winograd tasks got 11-40 measurements each
 # and all but one kept a [4, 4] / [8, 4] tiling (930-990 us) that the twin-less model mapped from the
-# 256-channel convs, where the 1,000-measurement runs found [1, 16] / [32, 1] (800-860 us) for all three.
+# 256-channel convs, where the 1,000-measurement runs found [1, 16] / [32, 1] (800-860 us) for all three. With
+# twins (and ``models.flow._share_twins`` at the build either way), the 200-with runs measured level with the code
+# before: 10.26 against 10.38 ms, medians of three in one interleaved set (results/transfer/models-rocketlake-s56,
+# run4.sh), and level with 1,000 without (10.24 ms): kept because a twin is the task's own evidence, not a prior.
 TWIN_TOLERANCE = 0.02  # on the shape features (log2 sizes): an epilogue moves the FLOP count by well under 1%
 # templates whose knobs are one task's own decisions (MetaSchedule's sketch traces): nothing to share
 NO_TRANSFER = ("ms-space.llvm",)
@@ -298,16 +301,16 @@ class TransferPrior:
             out.append(cfg)
             return True
 
-        twins = [s for s, t in zip(self.sources, self.twin, strict=True) if t]
-        if any(np.max(s.y, initial=0.0) > 0 for s in twins):
+        twin_sources = [s for s, t in zip(self.sources, self.twin, strict=True) if t]
+        if any(np.max(s.y, initial=0.0) > 0 for s in twin_sources):
             # the twins' best, best first over them all (the same operator: their throughputs compare); the
             # other sources' best configs were the twins' own first design, so the cost model picks the rest
-            rows = sorted(((float(s.y[i]), j, i) for j, s in enumerate(twins) for i in range(len(s.y)) if s.y[i] > 0),
-                          key=lambda r: -r[0])
+            rows = sorted(((float(s.y[i]), j, i) for j, s in enumerate(twin_sources) for i in range(len(s.y))
+                           if s.y[i] > 0), key=lambda r: -r[0])
             for _y, j, i in rows:
                 if len(out) >= max(1, k // 2):
                     break
-                add(twins[j], i)
+                add(twin_sources[j], i)
             return out
         if per_source is None:
             n = sum(1 for s in self.sources if np.max(s.y, initial=0.0) > 0)
@@ -337,14 +340,14 @@ class PriorCostModel:
         return self.base.fitted
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> None:
-        twins = self.prior.twin
-        own = len(y) + sum(len(s.y) for s, t in zip(self.prior.sources, twins, strict=True) if t)
+        is_twin = self.prior.twin
+        own = len(y) + sum(len(s.y) for s, t in zip(self.prior.sources, is_twin, strict=True) if t)
         decay = 1.0 / (1.0 + 8.0 * own / self.fade)
-        total = sum(v for v, t in zip(self.prior.similarity, twins, strict=True) if not t) or 1.0
+        total = sum(v for v, t in zip(self.prior.similarity, is_twin, strict=True) if not t) or 1.0
         xs = [s.x for s in self.prior.sources] + [np.asarray(x)]
         ys = [s.y for s in self.prior.sources] + [np.asarray(y)]
         self.base.fit_groups(xs, ys, [1.0 if t else decay * v / total
-                                      for v, t in zip(self.prior.similarity, twins, strict=True)] + [1.0])
+                                      for v, t in zip(self.prior.similarity, is_twin, strict=True)] + [1.0])
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return self.base.predict(x)
