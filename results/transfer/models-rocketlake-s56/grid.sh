@@ -1,9 +1,8 @@
 #!/bin/bash
 # (grid.sh) stop 56, after CI, the rest of the issue's grid on this CPU with this stop's code: VGG-16 1,000 with
 # transfer (seed 0; VGG-16 has no twins, so stops 54-55's VGG-16 builds stand), timed against stop 51's 1,000
-# without, stop 55's three 200-with and stop 54's 200-without and 500 builds; then stop 54's ResNet-18 runs
-# (200/500/1,000, with and without transfer, seed 0; copies of their databases) built again, since the build now
-# lets twin tasks share their best configs, and timed in one interleaved set.
+# without, stop 55's three 200-with and stop 54's 200-without and 500 builds. (Stop 54's ResNet-18 grid runs were
+# to be built again with twin sharing after it; the session's time did not allow it.)
 TT=/work/main/.venv/bin/tensortune
 P=/work/main/.venv/bin/python
 R=/work/main/results/transfer
