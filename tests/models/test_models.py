@@ -856,7 +856,7 @@ def test_a_task_the_budget_never_reached_gets_a_transferred_schedule(task_env) -
         LandscapeMeasurer,  # no kernels are built: what is tested is which config each task gets
     )
     from tensortune.core.targets import default_cpu_target
-    from tensortune.models.flow import tune_model
+    from tensortune.models.flow import mark_wrong, stored_result, tune_model
     from tensortune.models.importer import load_model
     from tensortune.storage import SQLiteStorage
 
@@ -874,10 +874,24 @@ def test_a_task_the_budget_never_reached_gets_a_transferred_schedule(task_env) -
         assert len(convs) == 2 and sorted(r.trials for r in convs) == [0, 1]  # the budget reached one conv
         assert max(convs, key=lambda r: r.trials).flops > min(convs, key=lambda r: r.trials).flops  # the heavier
         idle = next(r for r in convs if r.trials == 0)
+        # a build or profile of the stored run (``stored_result``, with the transfer the run was tuned with)
+        # builds what the run did
+        storage = SQLiteStorage(str(task_env / f"t{transfer}.db"))
+        stored = next(r for r in stored_result(m, default_cpu_target(), storage, transfer=transfer).rows
+                      if r.name == idle.name)
+        assert stored.best_values == idle.best_values and stored.how == idle.how
         if transfer:
             assert idle.best_values is not None and "transferred (not measured)" in idle.how
             assert idle.task.space.is_valid(idle.task.space.from_json(idle.best_values))
             assert idle.best_values in [s.values for s in res.schedules()]  # it is built with it
+            # a transferred config that fails its check inside the model is stored so, and a later build takes
+            # the next candidate of the transfer, never that one
+            mark_wrong(stored, storage, "autotvm", 0, "max abs error 1.0e+00")
+            assert stored.best_values is None and "transferred" not in stored.how
+            again = next(r for r in stored_result(m, default_cpu_target(), storage, transfer=True).rows
+                         if r.name == idle.name)
+            assert again.best_values != idle.best_values
+            assert again.best_values is None or "transferred (not measured)" in again.how
         else:
             assert idle.best_values is None  # TVM's default lowering
 

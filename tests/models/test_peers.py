@@ -178,3 +178,29 @@ def test_a_build_that_cannot_be_written_is_timed_in_the_tuning_process_with_the_
     x = np.zeros((1,), "float32")
     got = _own_process(built, str(tmp_path / "m.so"), x, x, None, said.append)
     assert got == "RuntimeError: no C compiler to link with" and said
+
+
+def test_the_library_process_writes_tvms_lines_to_the_runs_log_not_the_console(tmp_path, capfd):
+    """TVM's runtime prints a "Scope Loaded" warning per constant scope when the library loads; a tune run's
+    console showed dozens of them. The library's process inherits the run's log file as its stderr."""
+    import torch
+
+    from tensortune.models.build import build_model
+    from tensortune.models.importer import import_torch
+    from tensortune.models.pipeline import _own_process
+
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU()).eval()
+    model = import_torch(net, (1, 3, 16, 16), "tiny")
+    x = np.random.default_rng(0).standard_normal((1, 3, 16, 16)).astype("float32")
+    built = build_model(model, {"kind": "llvm", "num-cores": 1})
+    log = tmp_path / "tvm.log"
+    capfd.readouterr()
+    got = _own_process(built, str(tmp_path / "m.so"), x, built.run(x), str(log), lambda _m: None)
+    assert not isinstance(got, str), got
+    contender, err = got
+    try:
+        assert contender.repeat_ms(2) > 0 and err < 1e-4
+    finally:
+        contender.close()
+    assert "Scope Loaded" in log.read_text()
+    assert "Scope Loaded" not in capfd.readouterr().err

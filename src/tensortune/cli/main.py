@@ -122,6 +122,11 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--conv-space", choices=["reduced", "full", "tails"], default="full", help="as given to tune")
     p.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT, help="as given to tune")
     p.add_argument("--winograd", choices=WINOGRAD_CHOICES, default="auto", help="as given to tune")
+    p.add_argument("--no-transfer", action="store_true", help="as given to tune: a task the run never measured runs "
+                   "TVM's default lowering (default: the best config of the most similar tuned task, as tune "
+                   "--model built it)")
+    p.add_argument("--corpus", metavar="FILE", help="as given to tune (the pretrained prior's records)")
+    p.add_argument("--no-corpus", action="store_true", help="as given to tune")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -234,7 +234,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
     rounds = _rounds(args)
     model, target = _load(args)
     storage = open_storage(args.db)  # a kernel that fails its in-model check is stored as WRONG_ANSWER
-    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space)
+    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space,
+                        transfer=not args.no_transfer, corpus=corpus_for(args))
     if not any(r.best_values for r in res.rows):
         raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
     con = console()
@@ -258,7 +259,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     """Write the tuned model as a library loadable with the TVM runtime alone, checked in a fresh process."""
     from tensortune.models.build import build_model
     from tensortune.models.deploy import DeployError, metadata_path, write_library
-    from tensortune.models.flow import TWIN_CONFIG, stored_result
+    from tensortune.models.flow import TRANSFERRED, TWIN_CONFIG, stored_result
     from tensortune.models.pipeline import MismatchError, checked_build
 
     check_tuner([args.tuner])
@@ -274,15 +275,18 @@ def cmd_build(args: argparse.Namespace) -> int:
             raise UserError(f"{path} exists (use --force to overwrite)")
     model, target = _load(args)
     storage = open_storage(args.db)  # a kernel that fails its in-model check is stored as WRONG_ANSWER
-    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space)
+    res = stored_result(model, target, storage, recipe=args.tuner, seed=args.seed, conv_space=args.conv_space,
+                        transfer=not args.no_transfer, corpus=corpus_for(args))
     n = sum(1 for r in res.rows if r.best_values)
     if n == 0:
         raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
     con = console()
     log = os.path.join(run_dir(args, model.name), "tvm.log")
     shared = sum(1 for r in res.rows if r.best_values and TWIN_CONFIG in r.how)
-    con.print(f"{model.name}: building with {n} tuned schedules"
-              + (f" ({shared} of them a config measured on a twin task of the same shape)" if shared else "")
+    moved = sum(1 for r in res.rows if r.best_values and TRANSFERRED in r.how)
+    said = ([f"{shared} of them a config measured on a twin task of the same shape"] if shared else []) + (
+        [f"{moved} of them transferred from a similar task, never measured"] if moved else [])
+    con.print(f"{model.name}: building with {n} tuned schedules" + (f" ({'; '.join(said)})" if said else "")
               + f", each checked inside the model (TVM's log: {log})")
     x = model.example_input(args.seed)
     try:

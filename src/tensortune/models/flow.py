@@ -27,6 +27,7 @@ COPY = "copy.llvm"  # layout transforms and other single-block data movement
 POOL = "max_pool.llvm"
 WINOGRAD = "conv2d_winograd_fused.llvm"
 TWIN_CONFIG = ", config of its twin"  # how a task tuned by a twin's config says so (``_share_twins``)
+TRANSFERRED = ", transferred (not measured)"  # a task the budget never reached (``_transfer_unmeasured``)
 
 
 @dataclass
@@ -210,23 +211,29 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r.best_s, r.best_values = float("inf"), None
     _load_best(tuned, storage, recipe, seed)
     if transfer:
-        _transfer_unmeasured(tuned, storage, seed, cache, corpus)
+        _transfer_unmeasured(tuned, storage, recipe, seed, cache, corpus)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop, confirmed)
 
 
-def _transfer_unmeasured(rows: list[TaskRow], storage: Any, seed: int, cache: dict, corpus: Any = None) -> None:
+def _transfer_unmeasured(rows: list[TaskRow], storage: Any, recipe: str, seed: int, cache: dict,
+                         corpus: Any = None) -> None:
     """A task the budget never reached gets the best config of the most similar tuned task, mapped onto
     its space (schedule transfer without a measurement) instead of TVM's default lowering; the build
-    checks it on real tensors like every tuned kernel (a wrong one is stored and dropped)."""
+    checks it on real tensors like every tuned kernel (a wrong one is stored, and the next candidate is
+    taken at a later build)."""
     from tensortune.transfer import TransferPrior
 
     for r in rows:
         if r.best_values is not None or r.trials or r.task is None:
             continue
-        first = TransferPrior.from_storage(storage, r.task, seed, cache, corpus).initial_configs(1)
+        sp = r.task.space
+        wrong = {x.config_index for x in storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed))
+                 if x.error == ErrorKind.WRONG_ANSWER}
+        first = [c for c in TransferPrior.from_storage(storage, r.task, seed, cache, corpus).initial_configs(8)
+                 if sp.index_of(c) not in wrong]
         if first:
-            r.best_values = r.task.space.to_json(first[0])
-            r.how += ", transferred (not measured)"
+            r.best_values = sp.to_json(first[0])
+            r.how += TRANSFERRED
 
 
 def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:
@@ -310,17 +317,22 @@ def mark_wrong(row: TaskRow, storage: Any, recipe: str, seed: int, message: str)
                               seed=seed, kind="check", flops=int(row.flops), timestamp=time.time(),
                               task_name=row.name)])
     row.best_s, row.best_values = float("inf"), None
-    row.how = row.how.split(TWIN_CONFIG)[0]
+    row.how = row.how.split(TWIN_CONFIG)[0].split(TRANSFERRED)[0]
     _load_best([row], storage, recipe, seed)
 
 
 def stored_result(model: ImportedModel, target: dict[str, Any], storage: Any, recipe: str = "autotvm",
-                  seed: int = 0, use_templates: bool = True, conv_space: str = "full") -> ModelTuneResult:
-    """A stored whole-model run as :func:`tune_model` would return it, without measuring anything."""
+                  seed: int = 0, use_templates: bool = True, conv_space: str = "full", transfer: bool = False,
+                  corpus: Any = None) -> ModelTuneResult:
+    """A stored whole-model run as :func:`tune_model` would return it, without measuring anything. With
+    ``transfer`` (as the run was tuned), a task the run never measured gets a transferred config, as at the
+    end of the run; without, TVM's default lowering."""
     start = time.perf_counter()
     fused, tasks, rows = plan_tasks(model, target, use_templates, conv_space)
     tuned = [r for r in rows if r.task is not None]
     _load_best(tuned, storage, recipe, seed)
+    if transfer:
+        _transfer_unmeasured(tuned, storage, recipe, seed, {}, corpus)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, sum(r.trials for r in tuned))
 
 

@@ -352,9 +352,11 @@ def _own_process(built: BuiltModel, lib_path: str, x: np.ndarray, ref: np.ndarra
     status("writing the tuned build as a library, to time it in a process of its own as well as in this one")
     expect = ref if ref is not None else built.run(x)
     try:
-        with native_log(log_path):  # TVM prints a line per saved constant scope
+        # TVM prints a line per saved constant scope, and its process one per loaded scope ("Scope Loaded"): the
+        # process inherits the log file as its stderr, for its whole life
+        with native_log(log_path):
             built.executable.export_library(lib_path)
-        proc = library_process(lib_path, x, built.threads)
+            proc = library_process(lib_path, x, built.threads)
     except Exception as e:  # no C compiler to link with, a process that does not start: time it here alone
         return error_line(e)
     err, scale = max_error(proc.output, expect)
