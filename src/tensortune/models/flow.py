@@ -227,8 +227,7 @@ def _transfer_unmeasured(rows: list[TaskRow], storage: Any, recipe: str, seed: i
         if r.best_values is not None or r.trials or r.task is None:
             continue
         sp = r.task.space
-        wrong = {x.config_index for x in storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed))
-                 if x.error == ErrorKind.WRONG_ANSWER}
+        wrong = _wrong_configs(r, storage, recipe, seed)
         first = [c for c in TransferPrior.from_storage(storage, r.task, seed, cache, corpus).initial_configs(8)
                  if sp.index_of(c) not in wrong]
         if first:
@@ -281,8 +280,7 @@ def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> N
             run = _run_id(r, recipe, seed)
             best = storage.best(r.task.key, r.task.target_json, k=1 << 30, run_id=run)
             own.append({b.config_index: b.cost for b in best})
-            wrong.append({x.config_index for x in storage.records(r.task.key, r.task.target_json, run)
-                          if x.error == ErrorKind.WRONG_ANSWER})
+            wrong.append(_wrong_configs(r, storage, recipe, seed))
             for b in best:
                 if b.config_index not in measured or b.cost < measured[b.config_index][0]:
                     measured[b.config_index] = (b.cost, b.config, r.name)
@@ -294,6 +292,13 @@ def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> N
             r.best_values, r.best_s = cfg, mine.get(pick[1], t)
             if pick[1] not in mine:
                 r.how += f"{TWIN_CONFIG} {by[:40]}"
+
+
+def _wrong_configs(r: TaskRow, storage: Any, recipe: str, seed: int) -> set[int]:
+    """The config indices that failed their check inside a built model on this task's run (``mark_wrong``)."""
+    assert r.task is not None
+    return {x.config_index for x in storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed))
+            if x.error == ErrorKind.WRONG_ANSWER}
 
 
 def _index(r: TaskRow, values: dict[str, Any] | None) -> int | None:
