@@ -27,6 +27,7 @@ COPY = "copy.llvm"  # layout transforms and other single-block data movement
 POOL = "max_pool.llvm"
 WINOGRAD = "conv2d_winograd_fused.llvm"
 TWIN_CONFIG = ", config of its twin"  # how a task tuned by a twin's config says so (``_share_twins``)
+TWIN_TIME = ", time measured on its twin"  # its own config, shown with the faster time a twin measured
 TRANSFERRED = ", transferred (not measured)"  # a task the budget never reached (``_transfer_unmeasured``)
 
 
@@ -147,29 +148,40 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     transfer = transfer and recipes.learns_from_other_tasks(recipe)
     cache: dict = {}  # sources whose records did not change since the last round are not re-read
 
-    progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]
+    # With transfer, twins (``_twin_groups``) are one search: each one's records are the others' own evidence
+    # and the build gives all of them the fastest config found on any, so the allocator sees one task per group
+    # (its calls summed), and a round of the group goes to the member with the fewest measurements
+    groups = _twin_groups(tuned) if transfer else [[r] for r in tuned]
+    progress = [TaskProgress(sum(r.weight for r in g), g[0].flops, g[0].kind,
+                             sum(r.task.space.size for r in g))  # type: ignore[union-attr]
+                for g in groups]
+    done_members: set[str] = set()  # members whose strategy had nothing left to propose
     alloc = make_allocator(allocator, seed)
     spent, allocation, stop = 0, [], ""
     tuning_start = time.perf_counter()  # the time limit counts tuning, not task extraction
     # resume: trials of an interrupted run are already in storage
-    for r, p in zip(tuned, progress, strict=True):
-        assert r.task is not None
-        done = storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed), kind="trial")
-        if done:
-            p.trials = r.trials = len(done)
-            ok = [x.cost for x in done if x.ok]
-            p.history.append((p.trials, min(ok) if ok else float("inf")))
-            spent += len(done)
+    for g, p in zip(groups, progress, strict=True):
+        oks: list[float] = []
+        for r in g:
+            assert r.task is not None
+            done = storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed), kind="trial")
+            r.trials = len(done)
+            oks += [x.cost for x in done if x.ok]
+        p.trials = sum(r.trials for r in g)
+        if p.trials:
+            p.history.append((p.trials, min(oks, default=float("inf"))))
+            spent += p.trials
     while spent < trials:
         if time_limit is not None and time.perf_counter() - tuning_start >= time_limit:
             stop = f"time limit of {time_limit:g} s reached after {spent} of {trials} measurements"
             break
-        i = alloc.pick(progress)
-        if i is None:
+        gi = alloc.pick(progress)
+        if gi is None:
             break
-        r, p = tuned[i], progress[i]
+        p = progress[gi]
+        r = min((m for m in groups[gi] if m.name not in done_members), key=lambda m: m.trials)
         assert r.task is not None
-        n = min(round_size, trials - spent, p.space_size - p.trials)
+        n = min(round_size, trials - spent, r.task.space.size - r.trials)
         prior = TransferPrior.from_storage(storage, r.task, seed, cache, corpus) if transfer else None
         # the sources fade on the round, as before stop 55 (``transfer.prior.FADE``'s 64 is the layer recipes'):
         # ResNet-18 at 200 with the 64 measured 9.73, 10.31 and 9.09 ms in three runs (seeds 0-2) against 9.14 for
@@ -177,30 +189,33 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None,
                                   transfer_fade=round_size)
         t0 = time.perf_counter()
-        first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
+        first = prior.initial_configs(min(8, n)) if prior and r.trials == 0 else None
         if p.trials == 0:  # a first round: the task's share of the budget by calls x FLOPs, keeping a quarter
             # round for each task still without one, so a small budget reaches every task (a task without a
             # measurement runs TVM's default lowering, 50x slower) and goes where the latency is
-            n = first_round_size(progress, i, trials, trials - spent, round_size, bool(first))
+            n = first_round_size(progress, gi, trials, trials - spent, round_size, bool(first))
             if first:
                 first = first[:n]
-        s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
+        s = Tuner(r.task, strategy, measurer, storage, Budget(trials=r.trials + n), tuner_name=recipe, seed=seed,
                   run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
                   initial_configs=first).run()
         r.transfer_records = prior.n_records if prior else 0
         r.corpus_records = prior.n_corpus_records if prior else 0
         r.seconds += time.perf_counter() - t0
-        got = s.trials - p.trials
+        got = s.trials - r.trials
         spent += got
-        p.trials = r.trials = s.trials
+        p.trials += got
+        r.trials = s.trials
         r.errors = s.errors
         if s.best_cost < r.best_s:
             r.best_s, r.best_values = s.best_cost, s.best_config
-        p.history.append((p.trials, r.best_s))
+        p.history.append((p.trials, min(m.best_s for m in groups[gi])))
         allocation.append(rows.index(r))
         if on_round:
             on_round(len(allocation), r, spent)
-        if got == 0:
+        if got == 0 or r.trials >= r.task.space.size:
+            done_members.add(r.name)
+        if all(m.name in done_members for m in groups[gi]):
             p.space_size = p.trials  # nothing left to propose: exhausted
     confirmed = None
     if confirm_top and not stop.startswith("time limit"):
@@ -247,35 +262,45 @@ def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> Non
     _share_twins(rows, storage, recipe, seed)
 
 
-def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:
-    """Twin tasks (the same template and operator shape, differing only in their fused epilogue:
-    ``transfer.prior.TWINS``) pool their measurements: each takes the config with the lowest time measured on
-    any of them (a config's fastest time on any twin; one that failed its check inside a built model on this
-    task is never taken), so a config found late on one twin, or measured on a slow moment of the machine on
-    another, serves all. Measured (stop 56, rocketlake, ResNet-18 at 200 with transfer, seed 0;
-    results/transfer/models-rocketlake-s56): [1, 16] / [32, 1] ran 808 us on one of the three 512-channel
-    Winograd convs and 996 and 998 us on the other two, which kept configs of 978 and 990 us."""
+def _twin_groups(rows: list[TaskRow]) -> list[list[TaskRow]]:
+    """The rows in groups of twins (the same template and operator shape, differing only in their fused
+    epilogue: ``transfer.prior.TWINS``), in row order; a row without a twin, or of a template whose knobs are
+    one task's own (``NO_TRANSFER``), is a group of its own."""
     from tensortune.transfer.features import TransferFeatures
     from tensortune.transfer.prior import NO_TRANSFER, twins
 
     groups: list[list[tuple[TaskRow, Any]]] = []
     for r in rows:
         if r.task is None or r.template is None or r.template in NO_TRANSFER:
+            groups.append([(r, None)])
             continue
         shape = TransferFeatures(r.task).shape
         for g in groups:
-            if g[0][0].template == r.template and twins(g[0][1], shape):
+            if g[0][1] is not None and g[0][0].template == r.template and twins(g[0][1], shape):
                 g.append((r, shape))
                 break
         else:
             groups.append([(r, shape)])
-    for g in groups:
+    return [[r for r, _ in g] for g in groups]
+
+
+def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:
+    """Twin tasks (``_twin_groups``) pool their measurements: each takes the config with the lowest time
+    measured on any of them (a config's fastest time on any twin; one that failed its check inside a built
+    model on this task is never taken), so a config found late on one twin, or measured on a slow moment of
+    the machine on another, serves all. The time shown is that fastest one, with the twin that measured it
+    when the task's own measurement of the config was slower (stop 57: a 64-channel twin showed its own 20x
+    outlier, 6,726 us, for a config its twin measured at 302.7 and that ran 331 us in the model).
+    Measured (stop 56, rocketlake, ResNet-18 at 200 with transfer, seed 0;
+    results/transfer/models-rocketlake-s56): [1, 16] / [32, 1] ran 808 us on one of the three 512-channel
+    Winograd convs and 996 and 998 us on the other two, which kept configs of 978 and 990 us."""
+    for g in _twin_groups(rows):
         if len(g) < 2:
             continue
         measured: dict[int, tuple[float, dict[str, Any], str]] = {}  # config index -> (time, config, on which task)
         own: list[dict[int, float]] = []
         wrong: list[set[int]] = []
-        for r, _ in g:
+        for r in g:
             assert r.task is not None
             run = _run_id(r, recipe, seed)
             best = storage.best(r.task.key, r.task.target_json, k=1 << 30, run_id=run)
@@ -284,14 +309,18 @@ def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> N
             for b in best:
                 if b.config_index not in measured or b.cost < measured[b.config_index][0]:
                     measured[b.config_index] = (b.cost, b.config, r.name)
-        for (r, _), mine, bad in zip(g, own, wrong, strict=True):
+        for r, mine, bad in zip(g, own, wrong, strict=True):
             pick = min(((t, i) for i, (t, _c, _n) in measured.items() if i not in bad), default=None)
-            if pick is None or pick[1] == _index(r, r.best_values):
+            if pick is None:
                 continue
             t, cfg, by = measured[pick[1]]
-            r.best_values, r.best_s = cfg, mine.get(pick[1], t)
+            if pick[1] == _index(r, r.best_values) and r.best_s <= t:
+                continue  # its own best (or shared already)
+            r.best_values, r.best_s = cfg, t
             if pick[1] not in mine:
                 r.how += f"{TWIN_CONFIG} {by[:40]}"
+            elif by != r.name:
+                r.how += f"{TWIN_TIME} {by[:40]}"
 
 
 def _wrong_configs(r: TaskRow, storage: Any, recipe: str, seed: int) -> set[int]:
@@ -322,7 +351,7 @@ def mark_wrong(row: TaskRow, storage: Any, recipe: str, seed: int, message: str)
                               seed=seed, kind="check", flops=int(row.flops), timestamp=time.time(),
                               task_name=row.name)])
     row.best_s, row.best_values = float("inf"), None
-    row.how = row.how.split(TWIN_CONFIG)[0].split(TRANSFERRED)[0]
+    row.how = row.how.split(TWIN_CONFIG)[0].split(TWIN_TIME)[0].split(TRANSFERRED)[0]
     _load_best([row], storage, recipe, seed)
 
 
