@@ -67,3 +67,70 @@ def test_records_carry_the_device_and_foreign_ones_weigh_less(tmp_path):
     assert away.sources[0].foreign and np.isclose(away.similarity[0] / FOREIGN_WEIGHT,
                                                   TransferPrior.from_tables(gt8.task, [gt7]).similarity[0]
                                                   / (FOREIGN_WEIGHT if gt7.foreign() else 1.0))
+
+
+def test_a_cpu_that_lacks_what_its_llvm_name_implies_gets_a_target_that_turns_it_off(monkeypatch):
+    """A VM may hide AVX-512 from a Zen 4 whose LLVM name stays ``znver4`` (stop 58: every measurement of a
+    ResNet-18 run then died with SIGILL). The default target turns off what the CPU lacks, the device name
+    says so, the corpus is chosen by what it has, and a measurer refuses a target whose code cannot run here
+    before it measures anything."""
+    from tensortune.core import targets
+    from tensortune.core.targets import (
+        default_cpu_target,
+        host_missing_features,
+        llvm_cpu_features,
+        target_missing_features,
+        unsupported_features,
+    )
+    from tensortune.transfer.corpus import default_corpus_path, nearest_cpu, shipped_corpora
+
+    # LLVM's names against /proc/cpuinfo's (sse3 is "pni", sse4.1 "sse4_1", bmi "bmi1"); tuning flags are not ISAs
+    feats = {"avx512f", "avx512vbmi2", "avx2", "fma", "sse4.1", "sse3", "bmi", "prefer-256-bit", "evex512"}
+    flags = {"avx2", "fma", "sse4_1", "pni", "bmi1", "avx512_vbmi2"}
+    assert unsupported_features(feats, flags) == ["avx512f", "evex512"]
+    assert unsupported_features(feats, set()) == []  # flags unknown: nothing is turned off
+    avx2_zen = frozenset(f for f in targets.cpu_flags() if not f.startswith("avx512")) | {
+        "sse", "sse2", "pni", "ssse3", "sse4_1", "sse4_2", "avx", "avx2", "fma", "f16c", "bmi1", "bmi2"}
+    missing = host_missing_features("znver4", avx2_zen)
+    assert "avx512f" in missing and not any(f.startswith(("avx2", "fma", "sse")) for f in missing)
+    assert host_missing_features("znver3", avx2_zen) == []
+    monkeypatch.setattr(targets, "cpu_flags", lambda: avx2_zen)
+    monkeypatch.setattr(targets, "llvm_cpu_name", lambda: "znver4")
+    import tvm.target.codegen as cg
+
+    monkeypatch.setattr(cg, "llvm_get_system_cpu", lambda: "znver4")
+    t = default_cpu_target(2)
+    assert t["mcpu"] == "znver4" and "-avx512f" in t["mattr"]
+    assert target_missing_features(t) == []  # runnable here
+    assert "avx512f" in target_missing_features({"kind": "llvm", "mcpu": "znver4", "num-cores": 2})
+    assert "(znver4 -avx512" in device_name()
+    shipped = shipped_corpora()
+    if {"znver3", "znver4"} <= set(shipped):  # the AVX2 Zen's corpus, not the AVX-512 one of the same name
+        assert default_corpus_path() == shipped["znver3"]
+        assert default_corpus_path("znver4") == shipped["znver4"]
+        assert nearest_cpu("znver4", shipped, llvm_cpu_features("znver4") - set(missing)) == "znver3"
+
+
+def test_a_measurer_refuses_a_target_this_cpu_cannot_run(monkeypatch, tmp_path):
+    import pytest
+
+    from tensortune.core import targets
+    from tensortune.core.values import DeviceError, MeasureInput
+    from tensortune.measure.tvm_measurer import TvmMeasurer
+    from tensortune.storage import SQLiteStorage
+    from tensortune.templates import make_task
+    from tensortune.tuners import Budget, Tuner, create
+    from tensortune.workloads import Dense
+
+    monkeypatch.setattr(targets, "cpu_flags", lambda: frozenset({"sse", "sse2"}))  # an old CPU: no AVX at all
+    task = make_task(Dense.make(1, 64, 64), "dense.llvm", {"kind": "llvm", "mcpu": "haswell", "num-cores": 1})
+    m = TvmMeasurer(build_workers=1)
+    try:
+        with pytest.raises(DeviceError, match="lacks avx, avx2"):
+            m.measure([MeasureInput(task, task.space.config(0))])
+        db = SQLiteStorage(tmp_path / "t.db")
+        with pytest.raises(DeviceError):
+            Tuner(task, create("random", task.space, 0), m, db, Budget(trials=4), seed=0).run()
+        assert db.records() == []  # nothing stored for a run that could not measure
+    finally:
+        m.close()

@@ -27,7 +27,7 @@ TABLE_DIR = Path(__file__).resolve().parent / "tables"
 
 
 def machine_description() -> dict[str, Any]:
-    from tensortune.core.targets import cpu_model, llvm_cpu_name
+    from tensortune.core.targets import cpu_model, llvm_cpu_label
 
     cpu = cpu_model() or platform.processor() or ""
     try:
@@ -43,7 +43,7 @@ def machine_description() -> dict[str, Any]:
         mem_gb = round(psutil.virtual_memory().total / 2**30, 1)
     except Exception:
         pass
-    return {"cpu": cpu, "llvm_cpu": llvm_cpu_name(), "cores": os.cpu_count(), "memory_gib": mem_gb,
+    return {"cpu": cpu, "llvm_cpu": llvm_cpu_label(), "cores": os.cpu_count(), "memory_gib": mem_gb,
             "os": platform.platform(), "python": platform.python_version(), "tvm": tvm_version}
 
 
@@ -85,14 +85,16 @@ def groundtruth_measurer(task: Task) -> Any:
 
 def check_cpu_target(target: dict[str, Any]) -> None:
     """ValueError unless ``target`` is an LLVM CPU target whose code this CPU can run with its core count."""
-    from tensortune.hardware.specs import CPU_TARGETS, runnable_targets
+    from tensortune.core.targets import target_missing_features
+    from tensortune.hardware.specs import runnable_targets
 
     if target.get("kind") != "llvm":
         raise ValueError(f"ground-truth tables are measured on this CPU: the target must be an llvm target, not {target}")
     mcpu, cores = target.get("mcpu"), int(target.get("num-cores", os.cpu_count() or 1))
-    if mcpu in CPU_TARGETS and mcpu not in runnable_targets():
-        raise ValueError(f"this CPU cannot run {mcpu} code (it lacks that instruction set); "
-                         f"runnable here: {', '.join(runnable_targets())}")
+    missing = target_missing_features(target)
+    if missing:
+        raise ValueError(f"this CPU cannot run {mcpu} code (it lacks {', '.join(missing)}); "
+                         f"runnable here: {', '.join(runnable_targets())}, or the default target (llvm)")
     if not 1 <= cores <= (os.cpu_count() or 1):
         raise ValueError(f"num-cores {cores}: this machine has {os.cpu_count()} cores")
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.targets import cpu_flags
+
 
 @dataclass(frozen=True)
 class HardwareSpec:
@@ -69,17 +71,6 @@ CPU_TARGET_FLAGS: dict[str, frozenset[str]] = {
     "skylake-avx512": frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"}),
     "znver4": frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_bf16", "avx512vnni"}),
 }
-
-
-def cpu_flags() -> frozenset[str]:
-    """This CPU's instruction-set flags (empty if /proc/cpuinfo cannot be read)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                return frozenset(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return frozenset()
 
 
 def runnable_targets(flags: frozenset[str] | None = None) -> list[str]:

@@ -88,10 +88,11 @@ class GroundTruth:
         from tensortune.core.targets import default_cpu_target
 
         here = default_cpu_target(int(self.task.target.get("num-cores", 1)))
-        if self.task.target.get("kind") != "llvm" or self.task.target.get("mcpu") == here["mcpu"]:
+        t = self.task.target
+        if t.get("kind") != "llvm" or (t.get("mcpu"), t.get("mattr")) == (here["mcpu"], here.get("mattr")):
             return self.task
-        return make_task(self.task.workload, self.task.template, {**self.task.target, "mcpu": here["mcpu"]},
-                         self.task.name)
+        target = {k: v for k, v in t.items() if k != "mattr"} | {k: here[k] for k in ("mcpu", "mattr") if k in here}
+        return make_task(self.task.workload, self.task.template, target, self.task.name)
 
     def foreign(self) -> str | None:
         """A loud warning when the table was measured on another CPU than this one (None: same CPU)."""

@@ -203,17 +203,19 @@ def shipped_corpora() -> dict[str, str]:
             if n.startswith(SHIPPED_PREFIX) and n.endswith(SHIPPED_SUFFIX)}
 
 
-def nearest_cpu(cpu: str, candidates: Iterable[str]) -> str | None:
+def nearest_cpu(cpu: str, candidates: Iterable[str], features: Iterable[str] | None = None) -> str | None:
     """Of ``candidates`` (LLVM CPU names), the one nearest ``cpu``: itself, else one with the same vector width
     (what a schedule's vector and channel-block sizes are made for), and of those the one whose LLVM feature set
     overlaps most (Jaccard: an Intel AVX-512 CPU is nearer another Intel one than an AMD one, Zen 2 nearer Zen 3
-    than Zen 5), ties to the newest by name. None without candidates."""
+    than Zen 5), ties to the newest by name. None without candidates. ``features``: what ``cpu`` offers on this
+    machine where that is less than its name implies (a VM hiding AVX-512 from a Zen 4): then ``cpu``'s own
+    candidate is one more CPU to compare by them, not itself."""
     names = sorted(set(candidates))
     if not names:
         return None
-    if cpu in names:
+    if cpu in names and features is None:
         return cpu
-    here = llvm_cpu_features(cpu)
+    here = llvm_cpu_features(cpu) if features is None else frozenset(features)
 
     def nearness(name: str) -> tuple[bool, float, str]:
         there = llvm_cpu_features(name)
@@ -227,10 +229,15 @@ def default_corpus_path(cpu: str | None = None) -> str | None:
     """The shipped corpus a run on CPU ``cpu`` (default: this one) uses: the one measured on that CPU,
     else the one of the nearest CPU shipped by instruction set (:func:`nearest_cpu`; a foreign prior), None
     when the install ships none."""
-    from tensortune.core.targets import llvm_cpu_name
+    from tensortune.core.targets import host_missing_features, llvm_cpu_name
 
     shipped = shipped_corpora()
-    pick = nearest_cpu(llvm_cpu_name() if cpu is None else cpu, shipped)
+    features = None
+    if cpu is None:
+        cpu = llvm_cpu_name()
+        missing = host_missing_features(cpu)
+        features = llvm_cpu_features(cpu) - set(missing) if missing else None
+    pick = nearest_cpu(cpu, shipped, features)
     return shipped[pick] if pick else None
 
 
