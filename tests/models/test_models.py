@@ -1235,39 +1235,3 @@ def test_twin_tasks_pool_their_measurements_when_the_best_configs_are_chosen(tas
     assert got[a.name].how == "tensortune template"  # its own best, its own time: no label
     mark_wrong(got[b.name], st2, "autotvm", 0, "wrong on b")
     assert got[b.name].best_values == sp.to_json(c3) and "twin" not in got[b.name].how
-
-
-@pytest.mark.slow
-def test_with_transfer_twins_are_one_task_for_the_allocator(task_env) -> None:
-    """With transfer, twins are one search (each one's records are the other's own evidence, the build gives
-    both the fastest config found on either): the allocator sees one task with their calls summed and gives
-    the pair one first round, then a round of the pair goes to the twin with fewer measurements. Without
-    transfer, each twin is a task of its own and gets its own first round."""
-    from helpers import LandscapeMeasurer
-    from tensortune.core.targets import default_cpu_target
-    from tensortune.models.flow import tune_model
-    from tensortune.models.importer import load_model
-    from tensortune.storage import SQLiteStorage
-
-    src = task_env / "twins.py"
-    src.write_text(TWINS_MODEL)
-    m = load_model(f"{src}:Twins")
-    runs = {}
-    for transfer in (False, True):
-        log: list[tuple[str, int]] = []
-        res = tune_model(m, default_cpu_target(), measurer=LandscapeMeasurer((0,)), transfer=transfer, trials=40,
-                         round_size=8, storage=SQLiteStorage(str(task_env / f"t{transfer}.db")),
-                         on_round=lambda _k, r, total, acc=log: acc.append((r.name, total)))
-        convs = sorted((r for r in res.rows if r.kind == "conv2d"), key=lambda r: -r.flops)
-        runs[transfer] = ([n for n, _ in log], [b - a for (_, a), (_, b) in zip([("", 0), *log[:-1]], log, strict=True)],
-                          convs, res.trials)
-    names, sizes, convs, spent = runs[False]
-    twin_a, twin_b, stem = (r.name for r in convs)
-    assert set(names[:3]) == {twin_a, twin_b, stem}  # three first rounds
-    names, sizes, convs, spent = runs[True]
-    assert spent == 40 and names[0] in (twin_a, twin_b) and names[1] == stem  # one first round for the pair
-    other = twin_b if names[0] == twin_a else twin_a
-    k = names.index(other)  # the pair's second round goes to the twin without a measurement, a full round
-    assert names[:k].count(names[0]) == 1 and sizes[k] == 8
-    assert all(r.trials > 0 for r in convs)
-    assert convs[0].best_values == convs[1].best_values  # pooled at the end

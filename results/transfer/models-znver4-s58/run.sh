@@ -1,7 +1,8 @@
-# Stop 58 (Zen 4, znver4): ResNet-18's 5x cell with twins as one task for the allocator (5f43db8, worktree
-# /work/wt-new) against the code before it (6256ad2, /work/wt-old) at 200 with transfer, and 1,000 without
-# transfer (the allocation without transfer is unchanged), seeds 0-2 alternating, each from an empty database,
-# each built with the options it was tuned with; then all nine libraries in one timing set (timing.py, 15 rounds).
+# Stop 58 (a Zen 4 VM that hides AVX-512: LLVM `znver4`, target mattr -avx512*,-gfni): ResNet-18's 5x cell with
+# twins as one task for the allocator (b83880e, worktree /work/wt-new) against the same code with that commit
+# (5f43db8) reverted (eab7bb0, /work/wt-old) at 200 with transfer, and 1,000 without transfer (its allocation is
+# the same in both), seeds 0-2 alternating, each from an empty database, each built with the options it was tuned
+# with; then all nine libraries in one timing set (timing.py, 15 rounds).
 P=/work/main/.venv/bin/python
 OUTR=/work/main/results/transfer/models-znver4-s58
 W=/work/runs/s58/models

@@ -148,40 +148,29 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     transfer = transfer and recipes.learns_from_other_tasks(recipe)
     cache: dict = {}  # sources whose records did not change since the last round are not re-read
 
-    # With transfer, twins (``_twin_groups``) are one search: each one's records are the others' own evidence
-    # and the build gives all of them the fastest config found on any, so the allocator sees one task per group
-    # (its calls summed), and a round of the group goes to the member with the fewest measurements
-    groups = _twin_groups(tuned) if transfer else [[r] for r in tuned]
-    progress = [TaskProgress(sum(r.weight for r in g), g[0].flops, g[0].kind,
-                             sum(r.task.space.size for r in g))  # type: ignore[union-attr]
-                for g in groups]
-    done_members: set[str] = set()  # members whose strategy had nothing left to propose
+    progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]
     alloc = make_allocator(allocator, seed)
     spent, allocation, stop = 0, [], ""
     tuning_start = time.perf_counter()  # the time limit counts tuning, not task extraction
     # resume: trials of an interrupted run are already in storage
-    for g, p in zip(groups, progress, strict=True):
-        oks: list[float] = []
-        for r in g:
-            assert r.task is not None
-            done = storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed), kind="trial")
-            r.trials = len(done)
-            oks += [x.cost for x in done if x.ok]
-        p.trials = sum(r.trials for r in g)
-        if p.trials:
-            p.history.append((p.trials, min(oks, default=float("inf"))))
-            spent += p.trials
+    for r, p in zip(tuned, progress, strict=True):
+        assert r.task is not None
+        done = storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed), kind="trial")
+        if done:
+            p.trials = r.trials = len(done)
+            ok = [x.cost for x in done if x.ok]
+            p.history.append((p.trials, min(ok) if ok else float("inf")))
+            spent += len(done)
     while spent < trials:
         if time_limit is not None and time.perf_counter() - tuning_start >= time_limit:
             stop = f"time limit of {time_limit:g} s reached after {spent} of {trials} measurements"
             break
-        gi = alloc.pick(progress)
-        if gi is None:
+        i = alloc.pick(progress)
+        if i is None:
             break
-        p = progress[gi]
-        r = min((m for m in groups[gi] if m.name not in done_members), key=lambda m: m.trials)
+        r, p = tuned[i], progress[i]
         assert r.task is not None
-        n = min(round_size, trials - spent, r.task.space.size - r.trials)
+        n = min(round_size, trials - spent, p.space_size - p.trials)
         prior = TransferPrior.from_storage(storage, r.task, seed, cache, corpus) if transfer else None
         # the sources fade on the round, as before stop 55 (``transfer.prior.FADE``'s 64 is the layer recipes'):
         # ResNet-18 at 200 with the 64 measured 9.73, 10.31 and 9.09 ms in three runs (seeds 0-2) against 9.14 for
@@ -189,33 +178,30 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None,
                                   transfer_fade=round_size)
         t0 = time.perf_counter()
-        first = prior.initial_configs(min(8, n)) if prior and r.trials == 0 else None
+        first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
         if p.trials == 0:  # a first round: the task's share of the budget by calls x FLOPs, keeping a quarter
             # round for each task still without one, so a small budget reaches every task (a task without a
             # measurement runs TVM's default lowering, 50x slower) and goes where the latency is
-            n = first_round_size(progress, gi, trials, trials - spent, round_size, bool(first))
+            n = first_round_size(progress, i, trials, trials - spent, round_size, bool(first))
             if first:
                 first = first[:n]
-        s = Tuner(r.task, strategy, measurer, storage, Budget(trials=r.trials + n), tuner_name=recipe, seed=seed,
+        s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
                   run_id=_run_id(r, recipe, seed), batch_size=batch_size, remeasure_best=False,
                   initial_configs=first).run()
         r.transfer_records = prior.n_records if prior else 0
         r.corpus_records = prior.n_corpus_records if prior else 0
         r.seconds += time.perf_counter() - t0
-        got = s.trials - r.trials
+        got = s.trials - p.trials
         spent += got
-        p.trials += got
-        r.trials = s.trials
+        p.trials = r.trials = s.trials
         r.errors = s.errors
         if s.best_cost < r.best_s:
             r.best_s, r.best_values = s.best_cost, s.best_config
-        p.history.append((p.trials, min(m.best_s for m in groups[gi])))
+        p.history.append((p.trials, r.best_s))
         allocation.append(rows.index(r))
         if on_round:
             on_round(len(allocation), r, spent)
-        if got == 0 or r.trials >= r.task.space.size:
-            done_members.add(r.name)
-        if all(m.name in done_members for m in groups[gi]):
+        if got == 0:
             p.space_size = p.trials  # nothing left to propose: exhausted
     confirmed = None
     if confirm_top and not stop.startswith("time limit"):
