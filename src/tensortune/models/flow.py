@@ -249,25 +249,24 @@ def _load_best(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> Non
 
 
 def _twin_groups(rows: list[TaskRow]) -> list[list[TaskRow]]:
-    """The rows in groups of twins (the same template and operator shape, differing only in their fused
-    epilogue: ``transfer.prior.TWINS``), in row order; a row without a twin, or of a template whose knobs are
-    one task's own (``NO_TRANSFER``), is a group of its own."""
+    """The groups of two or more twins among the rows (the same template and operator shape, differing only in
+    their fused epilogue: ``transfer.prior.TWINS``), in row order; rows of a template whose knobs are one task's
+    own (``NO_TRANSFER``) have none."""
     from tensortune.transfer.features import TransferFeatures
     from tensortune.transfer.prior import NO_TRANSFER, twins
 
     groups: list[list[tuple[TaskRow, Any]]] = []
     for r in rows:
         if r.task is None or r.template is None or r.template in NO_TRANSFER:
-            groups.append([(r, None)])
             continue
         shape = TransferFeatures(r.task).shape
         for g in groups:
-            if g[0][1] is not None and g[0][0].template == r.template and twins(g[0][1], shape):
+            if g[0][0].template == r.template and twins(g[0][1], shape):
                 g.append((r, shape))
                 break
         else:
             groups.append([(r, shape)])
-    return [[r for r, _ in g] for g in groups]
+    return [[r for r, _ in g] for g in groups if len(g) > 1]
 
 
 def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> None:
@@ -281,8 +280,6 @@ def _share_twins(rows: list[TaskRow], storage: Any, recipe: str, seed: int) -> N
     results/transfer/models-rocketlake-s56): [1, 16] / [32, 1] ran 808 us on one of the three 512-channel
     Winograd convs and 996 and 998 us on the other two, which kept configs of 978 and 990 us."""
     for g in _twin_groups(rows):
-        if len(g) < 2:
-            continue
         measured: dict[int, tuple[float, dict[str, Any], str]] = {}  # config index -> (time, config, on which task)
         own: list[dict[int, float]] = []
         wrong: list[set[int]] = []
