@@ -329,3 +329,20 @@ def test_the_rocketlake_corpus_measured_each_single_layer_as_often_as_corpus_bui
     measured = {t.name: len(t.records) for t in corpus.tasks_ if t.name.startswith("corpus:")}
     assert measured == corpus_op_trials(64)
     assert measured["corpus:conv3x195-48k11s4"] == 256 and measured["corpus:conv96x40-96k3s1"] == 64
+
+
+def test_a_corpus_names_the_templates_it_has_no_records_of():
+    """``tune --model`` says which of its conv and dense tasks' templates the corpus lacks (stop 59: the shipped
+    znver3 and znver4 corpora predate the Winograd template, the rocketlake and znver5 ones hold it)."""
+    from tensortune.transfer.corpus import Corpus, corpus_file_for
+    from tensortune.transfer.prior import NO_TRANSFER
+
+    wino, blocked, direct = "conv2d_winograd_fused.llvm", "conv2d_nchwc_fused.llvm", "conv2d_nchw.llvm"
+    tasks = [wino, wino, blocked, None, NO_TRANSFER[0], wino, "pool.llvm"]
+    old, new = Corpus.load(corpus_file_for("znver3")), Corpus.load(corpus_file_for("znver5"))
+    assert {blocked, direct, "dense.llvm"} <= old.templates() and wino not in old.templates()
+    assert wino in new.templates()
+    # one count per task, most first; a task without a template or of a template that never transfers is none
+    assert list(old.missing_templates(tasks).items()) == [(wino, 3), ("pool.llvm", 1)]
+    assert new.missing_templates(tasks) == {"pool.llvm": 1}
+    assert new.missing_templates([blocked, None]) == {}

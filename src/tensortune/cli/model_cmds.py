@@ -206,6 +206,11 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
                      f"{corpus.machine}" if corpus is not None and from_corpus else "") + ")")
     if corpus is None and not args.no_transfer:
         con.print("transfer: no pretrained corpus (--no-corpus, or none shipped)")
+    elif not args.no_transfer and (gaps := corpus.missing_templates(r.template for r in res.rows if r.task and r.kind in ('conv2d', 'dense'))):
+        con.print(f"transfer: {os.path.basename(corpus.path)} holds no records of "
+                  + ", ".join(f"{t} ({n} task{'s' * (n > 1)})" for t, n in gaps.items())
+                  + ": those tasks learned only from this run and your database (`tensortune corpus build` "
+                  "measures a corpus of this machine)")
     render_tasks(con, res)
     try:
         rep, built = evaluate(model, target, res, compare=compare, work_dir=work, storage=storage, recipe=args.tuner,

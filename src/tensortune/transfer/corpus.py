@@ -82,6 +82,24 @@ class Corpus:
     def n_records(self) -> int:
         return sum(len(t.records) for t in self.tasks_)
 
+    def templates(self) -> set[str]:
+        """The templates its tasks were measured with (a task key's part before ``|``)."""
+        return {t.task_key.split("|", 1)[0] for t in self.tasks_}
+
+    def missing_templates(self, templates: Iterable[str | None]) -> dict[str, int]:
+        """Of the given tasks' templates (one entry per task; ``None`` for a task without one), those this corpus
+        holds no records of, with how many tasks use each, most first: such tasks start with no prior from the
+        corpus (stop 59: the ``znver3`` and ``znver4`` corpora predate the Winograd template, so on a CPU that
+        takes them VGG-16's eight Winograd convs learned only within the run)."""
+        from tensortune.transfer.prior import NO_TRANSFER
+
+        have = self.templates()
+        counts: dict[str, int] = {}
+        for t in templates:
+            if t is not None and t not in NO_TRANSFER and t not in have:
+                counts[t] = counts.get(t, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
     def describe(self) -> str:
         return (f"corpus {os.path.basename(self.path) or '(in memory)'}: {self.n_records} records of "
                 f"{len(self.tasks_)} tasks measured on {self.machine}")
