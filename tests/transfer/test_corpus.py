@@ -152,7 +152,7 @@ def _zoo_shapes() -> set[tuple]:
     return out
 
 
-@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5", "rocketlake"])
+@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5", "rocketlake", "znver4-no-avx512-no-gfni"])
 def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes(cpu):
     from tensortune.templates import make_task
     from tensortune.transfer import TransferFeatures
@@ -162,7 +162,8 @@ def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes
     assert os.path.getsize(shipped_corpora()[cpu]) < 5e6  # shipped in the package: a few MB at most
     corpus = default_corpus(cpu)
     assert corpus is not None and corpus.path == shipped_corpora()[cpu]
-    assert corpus.machine.endswith(f"({cpu})")  # "CPU model (LLVM CPU name)", the CPU its file is named for
+    # "CPU model (LLVM CPU name)", the CPU its file is named for (and what that machine lacked: "(znver4 -avx512 -gfni)")
+    assert corpus.machine.endswith(f"({cpu.replace('-no-', ' -')})")
     assert corpus.protocol.get("model", {}).get("cache") == "cold" and "single layers" in corpus.protocol
     families = {t.task_key.split("|", 1)[0] for t in corpus.tasks_}
     assert {"conv2d_nchwc_fused.llvm", "conv2d_nchw.llvm", "dense.llvm"} <= families
@@ -217,6 +218,36 @@ def test_a_run_uses_the_corpus_of_its_cpu_and_another_cpus_only_as_a_foreign_pri
     assert default_corpus_path() is None and corpus_mod.default_corpus() is None
     assert main(["corpus", "show"]) == 2
     assert "ships no corpus" in capsys.readouterr().err
+
+
+def test_a_corpus_measured_where_instruction_sets_were_hidden_is_that_kind_of_machines_own(tmp_path, monkeypatch):
+    import tensortune.transfer.corpus as corpus_mod
+    from tensortune.core import targets
+    from tensortune.core.targets import cpu_label_features, fp32_vector_lanes, llvm_cpu_features, llvm_cpu_key
+    from tensortune.transfer.corpus import default_corpus_path, nearest_cpu
+
+    # a VM that hides AVX-512 and GFNI from a Zen 4 (stops 58-60)
+    hidden = sorted(f for f in llvm_cpu_features("znver4") if f.startswith("avx512")) + ["gfni"]
+    assert len(hidden) > 5
+    monkeypatch.setattr(targets, "llvm_cpu_name", lambda: "znver4")
+    monkeypatch.setattr(targets, "host_missing_features", lambda cpu=None, flags=None: hidden)
+    assert llvm_cpu_key() == "znver4-no-avx512-no-gfni"  # the file `corpus build` writes there
+    had = cpu_label_features("znver4-no-avx512-no-gfni")
+    assert had == cpu_label_features("znver4 -avx512 -gfni") == llvm_cpu_features("znver4") - set(hidden)
+    assert fp32_vector_lanes(had) == 8 and "avx2" in had and fp32_vector_lanes(cpu_label_features("znver4")) == 16
+    assert cpu_label_features("no-such-cpu-no-avx512") == frozenset()
+    data = tmp_path / "data"
+    data.mkdir()
+    for cpu in ("znver3", "znver4", "znver5"):
+        (data / f"corpus-llvm-{cpu}.json.gz").write_bytes(b"")
+    monkeypatch.setattr(corpus_mod, "_data_dir", lambda: str(data))
+    assert default_corpus_path() == str(data / "corpus-llvm-znver3.json.gz")  # the AVX2 Zen, not the AVX-512 one
+    (data / "corpus-llvm-znver4-no-avx512-no-gfni.json.gz").write_bytes(b"")
+    assert default_corpus_path() == str(data / "corpus-llvm-znver4-no-avx512-no-gfni.json.gz")  # its own kind
+    # elsewhere such a corpus is compared by what its machine had: an AVX2 CPU's nearest, not an AVX-512 one's
+    assert nearest_cpu("haswell", ["znver4", "znver4-no-avx512-no-gfni", "znver5"]) == "znver4-no-avx512-no-gfni"
+    assert nearest_cpu("znver4", ["znver4", "znver4-no-avx512-no-gfni"]) == "znver4"
+    assert nearest_cpu("skylake-avx512", ["znver3", "znver4-no-avx512-no-gfni", "znver5"]) == "znver5"
 
 
 def test_a_cpu_without_a_corpus_of_its_own_takes_the_nearest_by_vector_width_then_instruction_set():
@@ -317,18 +348,21 @@ def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus
         assert _best_similarity(wl, measured) >= 0.5, name
 
 
-def test_the_rocketlake_corpus_measured_each_single_layer_as_often_as_corpus_build_asks():
-    """The shipped rocketlake corpus was rebuilt in stop 52 (the stem-like shapes at 4x the 64 of the others):
-    its single-layer tasks hold exactly the records ``corpus build --trials 64`` measures, so a change of
-    :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a truncated file, fails here."""
+@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni"])
+def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_asks(cpu):
+    """The shipped rocketlake corpus was rebuilt in stop 52 (the stem-like shapes at 4x the 64 of the others), the
+    one of the Zen 4 VM that hides AVX-512 built in stop 60: their single-layer tasks hold exactly the records
+    ``corpus build --trials 64`` measures, so a change of :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a
+    truncated file, fails here; and they hold the Winograd template the whole-model flow tunes."""
     from tensortune.models.corpus import corpus_op_trials
     from tensortune.transfer.corpus import default_corpus
 
-    corpus = default_corpus("rocketlake")
-    assert corpus is not None and "rocketlake" in corpus.machine
+    corpus = default_corpus(cpu)
+    assert corpus is not None and corpus.machine.endswith(f"({cpu.replace('-no-', ' -')})")
     measured = {t.name: len(t.records) for t in corpus.tasks_ if t.name.startswith("corpus:")}
     assert measured == corpus_op_trials(64)
     assert measured["corpus:conv3x195-48k11s4"] == 256 and measured["corpus:conv96x40-96k3s1"] == 64
+    assert "conv2d_winograd_fused.llvm" in corpus.templates()
 
 
 def test_a_corpus_names_the_templates_it_has_no_records_of():

@@ -314,7 +314,7 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
     """Measure the pretrained corpus on this machine (resumable through --db) and write the corpus file."""
     import sys
 
-    from tensortune.core.targets import llvm_cpu_label
+    from tensortune.core.targets import llvm_cpu_key
     from tensortune.models.corpus import build_corpus
     from tensortune.transfer.corpus import corpus_file_for
     from tensortune.tuners.recipes import recipe
@@ -324,7 +324,7 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
         raise UserError(f"--tuner {args.tuner}: the corpus is measured with a model-based recipe (autotvm, chameleon, ...)")
     if args.trials is None or args.trials < 1 or args.model_trials < 1:
         raise UserError(f"--trials and --model-trials must be at least 1 (got {args.trials}, {args.model_trials})")
-    out = args.out or corpus_file_for(llvm_cpu_label().replace(" -", "-no-"))
+    out = args.out or corpus_file_for(llvm_cpu_key())
     if os.path.isdir(out):
         raise UserError(f"--out {out} is a directory")
     target = parse_target_arg("llvm")  # the corpus is of this CPU

@@ -158,3 +158,20 @@ def llvm_cpu_label() -> str:
     (``host_missing_features``; AVX-512's dozen as one word): ``znver5``, ``znver4 -avx512 -gfni``."""
     short = sorted({"avx512" if f.startswith("avx512") else f for f in host_missing_features()})
     return " ".join([llvm_cpu_name(), *(f"-{f}" for f in short)])
+
+
+
+def llvm_cpu_key(label: str | None = None) -> str:
+    """A CPU label (default: this machine's, :func:`llvm_cpu_label`) as a file name carries it: ``znver5``,
+    ``znver4-no-avx512-no-gfni`` (the corpus ``corpus build`` writes on a VM that hides AVX-512 from a Zen 4)."""
+    return (llvm_cpu_label() if label is None else label).replace(" -", "-no-")
+
+
+def cpu_label_features(label: str) -> frozenset[str]:
+    """The LLVM features of a CPU as :func:`llvm_cpu_label` (``znver4 -avx512 -gfni``) or :func:`llvm_cpu_key`
+    (``znver4-no-avx512-no-gfni``) writes it: its LLVM name's features less those it lacks (``avx512``: every
+    ``avx512*`` one). Empty for a name LLVM does not know."""
+    base, *lacks = llvm_cpu_key(label.strip()).split("-no-")
+    feats = llvm_cpu_features(base)
+    gone = {f for f in feats for x in lacks if f == x or (x == "avx512" and f.startswith("avx512"))}
+    return feats - gone

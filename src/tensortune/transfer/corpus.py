@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from tensortune.core.targets import fp32_vector_lanes, llvm_cpu_features
+from tensortune.core.targets import cpu_label_features, fp32_vector_lanes
 from tensortune.storage.records import TuningRecord
 from tensortune.workloads.tir import TirWorkload, task_dir
 
@@ -227,16 +227,17 @@ def nearest_cpu(cpu: str, candidates: Iterable[str], features: Iterable[str] | N
     overlaps most (Jaccard: an Intel AVX-512 CPU is nearer another Intel one than an AMD one, Zen 2 nearer Zen 3
     than Zen 5), ties to the newest by name. None without candidates. ``features``: what ``cpu`` offers on this
     machine where that is less than its name implies (a VM hiding AVX-512 from a Zen 4): then ``cpu``'s own
-    candidate is one more CPU to compare by them, not itself."""
+    candidate is one more CPU to compare by them, not itself. A name may carry what its CPU lacked
+    (``znver4-no-avx512-no-gfni``, :func:`~tensortune.core.targets.llvm_cpu_key`): it is compared by what it had."""
     names = sorted(set(candidates))
     if not names:
         return None
     if cpu in names and features is None:
         return cpu
-    here = llvm_cpu_features(cpu) if features is None else frozenset(features)
+    here = cpu_label_features(cpu) if features is None else frozenset(features)
 
     def nearness(name: str) -> tuple[bool, float, str]:
-        there = llvm_cpu_features(name)
+        there = cpu_label_features(name)
         jaccard = len(here & there) / len(here | there) if here | there else 0.0
         return fp32_vector_lanes(there) == fp32_vector_lanes(here), jaccard, name
 
@@ -244,17 +245,21 @@ def nearest_cpu(cpu: str, candidates: Iterable[str], features: Iterable[str] | N
 
 
 def default_corpus_path(cpu: str | None = None) -> str | None:
-    """The shipped corpus a run on CPU ``cpu`` (default: this one) uses: the one measured on that CPU,
+    """The shipped corpus a run on CPU ``cpu`` (default: this one; a key such as ``znver4-no-avx512-no-gfni``)
+    uses: the one measured on that CPU (on a machine that lacks instruction sets its CPU name implies, the one
+    measured on such a machine: ``corpus-llvm-znver4-no-avx512-no-gfni.json.gz``),
     else the one of the nearest CPU shipped by instruction set (:func:`nearest_cpu`; a foreign prior), None
     when the install ships none."""
-    from tensortune.core.targets import host_missing_features, llvm_cpu_name
+    from tensortune.core.targets import host_missing_features, llvm_cpu_key, llvm_cpu_name
 
     shipped = shipped_corpora()
     features = None
     if cpu is None:
+        if llvm_cpu_key() in shipped:  # measured on this kind of machine, what it lacks included
+            return shipped[llvm_cpu_key()]
         cpu = llvm_cpu_name()
         missing = host_missing_features(cpu)
-        features = llvm_cpu_features(cpu) - set(missing) if missing else None
+        features = cpu_label_features(cpu) - set(missing) if missing else None
     pick = nearest_cpu(cpu, shipped, features)
     return shipped[pick] if pick else None
 
