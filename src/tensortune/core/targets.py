@@ -160,7 +160,6 @@ def llvm_cpu_label() -> str:
     return " ".join([llvm_cpu_name(), *(f"-{f}" for f in short)])
 
 
-
 def llvm_cpu_key(label: str | None = None) -> str:
     """A CPU label (default: this machine's, :func:`llvm_cpu_label`) as a file name carries it: ``znver5``,
     ``znver4-no-avx512-no-gfni`` (the corpus ``corpus build`` writes on a VM that hides AVX-512 from a Zen 4)."""
