@@ -32,3 +32,39 @@ def test_xgb_errors():
         m.predict(np.zeros((1, 2)))
     with pytest.raises(ValueError):
         m.fit(np.zeros((0, 2)), np.zeros(0))
+
+
+def test_a_groups_pull_on_the_rank_loss_grows_as_the_root_of_its_rows():
+    """XGBoost's pairwise rank loss draws pairs per row, so a group's weight is divided by the square root of
+    its rows over the mean (``rank_group_weights``): a 1,024-row source table pulls 8 times as hard as a task's
+    first 16 outcomes at equal weight, not 64 times; groups of one size keep their weights."""
+    from tensortune.cost_models.xgb import RANK_GROUP_SIZE_POWER, rank_group_weights
+
+    assert RANK_GROUP_SIZE_POWER == 0.5
+    w = rank_group_weights([1.0, 1.0], [1024, 16])
+    assert (w[0] * 1024) / (w[1] * 16) == pytest.approx(8.0)
+    w = rank_group_weights([0.25, 0.5, 1.0], [40, 40, 40])
+    assert w.tolist() == pytest.approx([0.25, 0.5, 1.0])
+    w = rank_group_weights([0.3, 1.0], [100, 25])  # the weights scale, the sizes correct
+    assert (w[0] * 100) / (w[1] * 25) == pytest.approx(0.3 * 2.0)
+
+
+def test_fit_groups_hands_xgboost_the_size_corrected_group_weights(monkeypatch):
+    import xgboost as xgb
+
+    from tensortune.cost_models.xgb import rank_group_weights
+
+    seen = []
+    real = xgb.DMatrix.set_weight
+    monkeypatch.setattr(xgb.DMatrix, "set_weight", lambda self, w: (seen.append(np.asarray(w)), real(self, w))[1])
+    rng = np.random.default_rng(0)
+    xs = [rng.random((n, 3)) for n in (200, 8)]
+    ys = [x[:, 0] for x in xs]
+    m = XGBoostCostModel(loss="rank", num_rounds=5)
+    m.fit_groups(xs, ys, [0.5, 1.0])
+    assert len(seen) == 1 and seen[0] == pytest.approx(rank_group_weights([0.5, 1.0], [200, 8]))
+    assert m.fitted
+    # an empty group is left out, and the others are corrected among themselves
+    seen.clear()
+    m.fit_groups([*xs, np.zeros((0, 3))], [*ys, np.zeros(0)], [0.5, 1.0, 1.0])
+    assert seen[0] == pytest.approx(rank_group_weights([0.5, 1.0], [200, 8]))

@@ -14,6 +14,26 @@ import xgboost as xgb
 from tensortune.cost_models.base import training_arrays
 
 
+# XGBoost's pairwise rank loss draws pairs per row of a group, so a group's pull on the fit grows with its
+# rows: a source table's 1,024 rows against a task's first 16 outcomes outweighed them 64 to 1 at equal weight,
+# and the task's own evidence hardly moved the model while the sources faded (``transfer.prior.FADE``). A group's
+# weight is therefore divided by (its rows / the mean rows) ** RANK_GROUP_SIZE_POWER: with 1/2 a group of 64 times
+# the rows pulls 8 times as hard. Measured (stop 61, replay of L1, L2, L7, L8 on the tables and shipped corpora of
+# four CPUs, autotvm with transfer, seeds 0-5, 120 measurements; results/transfer/group-size-s61): median
+# measurements to 95% of the optimum, uncorrected (0) -> 1/2 -> 1 (rows no longer count):
+# Zen 4 VM L1 53.5 -> 23 -> 13, L2 never (> 120 in 3 of 6) -> 22 -> never, L7 9 -> 10 -> 16; Zen 5 L1 80 -> 33 -> 73;
+# Zen 3 L2 18 -> 22.5 -> 53; rocketlake L1 10 -> 17 -> 19.5; the other eight cells 1-5 alike in all three.
+RANK_GROUP_SIZE_POWER = 0.5
+
+
+def rank_group_weights(weights: list[float], sizes: list[int]) -> np.ndarray:
+    """Per group, its weight for XGBoost's rank loss: ``weight * (mean size / size) ** RANK_GROUP_SIZE_POWER``
+    (see the comment above), so that a group's pull grows as the square root of its rows, not as its rows."""
+    n = np.maximum(np.asarray(sizes, dtype=np.float64), 1.0)
+    w = np.asarray(weights, dtype=np.float64) * (float(np.mean(n)) / n) ** RANK_GROUP_SIZE_POWER
+    return w.astype(np.float32)
+
+
 class XGBoostCostModel:
     def __init__(self, loss: str = "rank", seed: int = 0, num_rounds: int = 150, nthread: int | None = None,
                  max_depth: int = 3, eta: float = 0.3) -> None:
@@ -46,8 +66,8 @@ class XGBoostCostModel:
 
     def fit_groups(self, xs: list[np.ndarray], ys: list[np.ndarray], weights: list[float]) -> None:
         """Fit on several tasks at once (transfer): each group's targets are normalised by its own best,
-        ranked within its group (rank loss) and weighted by its weight, so tasks with different FLOP
-        counts mix."""
+        ranked within its group (rank loss) and weighted by its weight (with rank loss, corrected for the
+        group's size: ``rank_group_weights``), so tasks with different FLOP counts mix."""
         keep = [i for i, x in enumerate(xs) if len(x)]
         if not keep:
             raise ValueError("cannot fit a cost model on no data")
@@ -60,7 +80,8 @@ class XGBoostCostModel:
         d = xgb.DMatrix(x, label=np.concatenate(parts))
         if self.loss == "rank":
             d.set_group([len(xs[i]) for i in keep])
-            d.set_weight(np.array([weights[i] for i in keep], dtype=np.float32))  # one weight per group
+            # one weight per group, corrected for the group's size (``rank_group_weights``)
+            d.set_weight(rank_group_weights([weights[i] for i in keep], [len(xs[i]) for i in keep]))
         else:
             d.set_weight(np.concatenate([np.full(len(xs[i]), weights[i], dtype=np.float32) for i in keep]))
         self._booster = xgb.train(self.params, d, num_boost_round=self.num_rounds)
