@@ -22,7 +22,9 @@ from tensortune.cost_models.base import training_arrays
 # four CPUs, autotvm with transfer, seeds 0-5, 120 measurements; results/transfer/group-size-s61): median
 # measurements to 95% of the optimum, uncorrected (0) -> 1/2 -> 1 (rows no longer count):
 # Zen 4 VM L1 53.5 -> 23 -> 13, L2 never (> 120 in 3 of 6) -> 22 -> never, L7 9 -> 10 -> 16; Zen 5 L1 80 -> 33 -> 73;
-# Zen 3 L2 18 -> 22.5 -> 53; rocketlake L1 10 -> 17 -> 19.5; the other eight cells 1-5 alike in all three.
+# Zen 3 L2 18 -> 22.5 -> 53; rocketlake L1 10 -> 17 -> 19.5; the other ten cells alike in all three (1-5; Zen 3 L1
+# 70.5). Chameleon (3 seeds) 0 -> 1/2: mixed (Zen 4 VM L1 62 -> 14, L7 38 -> 86; Zen 3 L2 59 -> never).
+# Whole-model runs (``models/flow.py``) use the same model: not re-timed with this change (stop 61).
 RANK_GROUP_SIZE_POWER = 0.5
 
 
