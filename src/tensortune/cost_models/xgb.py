@@ -83,9 +83,10 @@ class XGBoostCostModel:
             parts.append(y / top if top > 0 else y)
         d = xgb.DMatrix(x, label=np.concatenate(parts))
         if self.loss == "rank":
-            d.set_group([len(xs[i]) for i in keep])
+            sizes = [len(xs[i]) for i in keep]
+            d.set_group(sizes)
             # one weight per group, corrected for the group's size (``rank_group_weights``)
-            d.set_weight(rank_group_weights([weights[i] for i in keep], [len(xs[i]) for i in keep]))
+            d.set_weight(rank_group_weights([weights[i] for i in keep], sizes))
         else:
             d.set_weight(np.concatenate([np.full(len(xs[i]), weights[i], dtype=np.float32) for i in keep]))
         self._booster = xgb.train(self.params, d, num_boost_round=self.num_rounds)
