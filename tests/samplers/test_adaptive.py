@@ -52,3 +52,22 @@ def test_measured_centroids_replaced_by_mode_synthesis():
     # if the synthesised config was measured too, the slot is dropped: fewer measurements this round
     out = s.select([(c, 0.0) for c in cands], 8, sp, {Config((3, 6)), Config((1, 7))}, np.random.default_rng(0))
     assert out == []
+
+
+def test_keep_best_opens_the_plan_with_the_best_scored_unmeasured_candidates():
+    sp = SearchSpace([OptionKnob("a", list(range(10))), OptionKnob("b", list(range(10)))])
+    # best first, as an explorer hands them over; the best one was measured already
+    cands = [Config((9, 9)), Config((8, 9)), Config((1, 7)), Config((1, 2)), Config((3, 7)), Config((8, 7))]
+    scored = [(c, 1.0 - 0.1 * i) for i, c in enumerate(cands)]
+    plain = AdaptiveSampler(ks=(1,), epsilon=0.0).select(scored, 8, sp, {Config((9, 9))}, np.random.default_rng(0))
+    assert Config((8, 9)) not in plain  # the centroid alone: (5, 7)
+    out = AdaptiveSampler(ks=(1,), epsilon=0.0, keep_best=2).select(scored, 8, sp, {Config((9, 9))},
+                                                                    np.random.default_rng(0))
+    assert out[:2] == [Config((8, 9)), Config((1, 7))] and out[2:] == plain
+    assert Config((9, 9)) not in out
+    try:
+        AdaptiveSampler(keep_best=-1)
+    except ValueError as e:
+        assert "keep_best" in str(e)
+    else:
+        raise AssertionError("a negative keep_best was accepted")

@@ -11,6 +11,10 @@ As in every AutoTVM model-based plan (``ModelBasedTuner.next_batch``), the last 
 slots of a plan (5%: 3 of 64) are uniformly random unmeasured configs; ``epsilon=0`` gives the plan
 of this package before issue 20, which had none.
 
+``keep_best`` (0 as published) opens the plan with that many of the best-scored unmeasured candidates, before
+the centroids: an option for a model that starts from other tasks' records (``tuners.recipes.TRANSFER_KEEP_BEST``
+says what it did there).
+
 Which candidates it clusters is the recipe's choice (``tuners/recipes.py``): Chameleon's are the
 ``plan_size`` best-scored configs of the explorer (the authors' ``find_maximums(model, plan_size,
 ...)``), ReLeASE's the whole search trajectory ("the agent feeds trajectory of configurations into
@@ -46,7 +50,10 @@ class AdaptiveSampler:
     candidate_factor = 1  # Chameleon clusters the plan_size best candidates
 
     def __init__(self, ks: tuple[int, ...] = (8, 16, 24, 32, 40, 48, 56, 64), threshold: float = 2.5,
-                 max_candidates: int = 2048, epsilon: float = 0.05) -> None:
+                 max_candidates: int = 2048, epsilon: float = 0.05, keep_best: int = 0) -> None:
+        if keep_best < 0:
+            raise ValueError(f"keep_best must be >= 0, not {keep_best}")
+        self.keep_best = keep_best
         if threshold <= 1.0:
             raise ValueError("the knee threshold must be > 1")
         if not 0.0 <= epsilon < 1.0:
@@ -97,6 +104,12 @@ class AdaptiveSampler:
         synth = mode_config(cands)
         out: list[Config] = []
         taken = set(exclude)
+        for c in cands:  # the best-scored unmeasured candidates first (``keep_best``; 0 as published)
+            if len(out) >= self.keep_best:
+                break
+            if c not in taken:
+                taken.add(c)
+                out.append(c)
         self.last_synthesized = 0
         for ci, center in enumerate(centers):
             snapped = Config(tuple(int(v) for v in np.clip(np.rint(center * top), 0, space.radices - 1)))
@@ -111,7 +124,7 @@ class AdaptiveSampler:
                 continue
             taken.add(snapped)
             out.append(snapped)
-        out = out[: max(k, 1)]
+        out = out[: max(k, 1) + len(out[: self.keep_best])]
         n_random = int(self.epsilon * k)
         if n_random and out:
             out = out[: max(1, len(out) - n_random)]

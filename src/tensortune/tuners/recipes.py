@@ -150,6 +150,12 @@ def transfer_loss(r: Recipe, transfer: Any) -> str:
 # median 104.5 at plan 64, 27.5 at 16 (the sources fading on ``transfer.prior.FADE``). An adaptive sampler sizes
 # its plans itself (chameleon's are 8-64 configs), so the published recipes keep their plan.
 TRANSFER_PLAN_SIZE = 16
+# With transfer, an adaptive sampler's plan (chameleon's, sa-as's, release's) may open with the model's
+# TRANSFER_KEEP_BEST best-scored unmeasured candidates before the centroids (0: centroids only, as published).
+# Not on: replayed (stop 62, results/transfer/first-k-s62, chameleon, seeds 0-2, four CPUs' tables) 2 moved the
+# Zen 4 VM's L7 from 86 to 9 measurements to 95% and Zen 3's L2 from never to 91, but rocketlake's L1 from 49 to 89
+# and Zen 5's L1 from 70 to never (mean of 48 runs 46.7 -> 45.5: mixed).
+TRANSFER_KEEP_BEST = 0
 
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
@@ -176,6 +182,8 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
         xopts["variant"] = variant
     explorer = make_explorer(r.explorer, seed, **xopts)
     sopts = {**r.sampler_options, **(sampler_options or {})}
+    if transfer and r.sampler == "adaptive":
+        sopts.setdefault("keep_best", TRANSFER_KEEP_BEST)
     if r.sampler == "greedy":
         sampler = make_sampler("greedy", epsilon=epsilon)
     elif r.sampler == "confidence":  # draws on the critic of the explorer's agents
