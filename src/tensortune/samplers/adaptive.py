@@ -110,6 +110,7 @@ class AdaptiveSampler:
             if c not in taken:
                 taken.add(c)
                 out.append(c)
+        n_best = len(out)
         self.last_synthesized = 0
         for ci, center in enumerate(centers):
             snapped = Config(tuple(int(v) for v in np.clip(np.rint(center * top), 0, space.radices - 1)))
@@ -124,7 +125,7 @@ class AdaptiveSampler:
                 continue
             taken.add(snapped)
             out.append(snapped)
-        out = out[: max(k, 1) + len(out[: self.keep_best])]
+        out = out[: max(k, 1) + n_best]
         n_random = int(self.epsilon * k)
         if n_random and out:
             out = out[: max(1, len(out) - n_random)]
