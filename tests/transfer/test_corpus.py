@@ -152,7 +152,7 @@ def _zoo_shapes() -> set[tuple]:
     return out
 
 
-@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5", "rocketlake", "znver4-no-avx512-no-gfni"])
+@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5", "rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids"])
 def test_the_shipped_corpus_records_its_machine_and_avoids_the_evaluation_shapes(cpu):
     from tensortune.templates import make_task
     from tensortune.transfer import TransferFeatures
@@ -348,12 +348,13 @@ def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus
         assert _best_similarity(wl, measured) >= 0.5, name
 
 
-@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni"])
+@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids"])
 def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_asks(cpu):
     """The shipped rocketlake corpus was rebuilt in stop 52 (the stem-like shapes at 4x the 64 of the others), the
-    one of the Zen 4 VM that hides AVX-512 built in stop 60: their single-layer tasks hold exactly the records
-    ``corpus build --trials 64`` measures, so a change of :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a
-    truncated file, fails here; and they hold the Winograd template the whole-model flow tunes."""
+    one of the Zen 4 VM that hides AVX-512 built in stop 60, the emeraldrapids one in stop 63: their single-layer
+    tasks hold exactly the records ``corpus build --trials 64`` measures, so a change of
+    :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a truncated file, fails here; and they hold the Winograd
+    template the whole-model flow tunes."""
     from tensortune.models.corpus import corpus_op_trials
     from tensortune.transfer.corpus import default_corpus
 
