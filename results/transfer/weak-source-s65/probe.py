@@ -2,7 +2,6 @@ import sys, numpy as np
 from tensortune.bench.groundtruth import load_table
 from tensortune.transfer.corpus import default_corpus
 from tensortune.transfer import TransferPrior
-from tensortune.transfer.prior import shape_similarity
 T=sys.argv[1]; L=sys.argv[2]
 layers=['L1','L2','L7','L8']
 tables={x:load_table(x,T) for x in layers}
