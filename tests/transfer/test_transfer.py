@@ -583,3 +583,54 @@ def test_a_twin_of_the_same_shape_weighs_as_the_tasks_own_and_gives_the_first_de
     assert sum(faded) == pytest.approx(1 / (1 + 8 * (8 + 40) / 64))  # the twin's 40 count as own outcomes
     for kind in ({"corpus": True}, {"foreign": True}):  # a prior, not this machine's truth
         assert TransferPrior(held.task, [*others, replace(twin, **kind)]).twin[-1] is False
+
+
+def test_pairwise_accuracy_counts_ordered_pairs_of_different_outcomes():
+    from tensortune.transfer.prior import pairwise_accuracy
+
+    y = np.array([1.0, 2.0, 3.0, 3.0])
+    assert pairwise_accuracy(np.array([1.0, 2.0, 3.0, 0.0]), y) == pytest.approx(3 / 5)  # the tie in y is no pair
+    assert pairwise_accuracy(y, y) == 1.0 and pairwise_accuracy(-y, y) == 0.0
+    assert pairwise_accuracy(np.zeros(4), y) == 0.5  # ties in the prediction count half
+    assert pairwise_accuracy(np.arange(3.0), np.ones(3)) == 0.5  # no pair differs
+
+
+def test_a_source_that_ranks_the_tasks_outcomes_badly_loses_its_weight(tables):
+    """``PriorCostModel.source_trust``: a source whose own model orders the task's outcomes backwards gets
+    weight 0 in the cross-task model, one that orders them as they are keeps its full weight; before
+    ``TRUST_MIN_OWN`` outcomes (or with outcomes all alike) every source keeps it."""
+    from tensortune.cost_models.xgb import XGBoostCostModel
+    from tensortune.transfer import TransferFeatures, TransferPrior
+    from tensortune.transfer.prior import TRUST_MIN_OWN, PriorCostModel, Source
+
+    held = tables["L8"]
+    feats = TransferFeatures(held.task)
+    y = np.where(np.isfinite(held.cost) & (held.cost > 0), held.task.flops / np.where(held.cost > 0, held.cost, 1.0), 0.0)
+    rng = np.random.default_rng(0)
+    rows = rng.permutation(len(y))
+    # the faithful source measured the task's very configs: its model orders them right
+    own_rows = src_rows = rows[:40]
+    x_src = feats.encode_indices(held.index[src_rows])
+    # shifted shapes, so neither is a twin: one source as the table is, one with its order reversed
+    good = Source("faithful", feats.shape + 0.5, x_src, y[src_rows], corpus=True)
+    bad = Source("backwards", feats.shape - 0.5, x_src, float(np.max(y)) + 1.0 - y[src_rows], corpus=True)
+    prior = TransferPrior(held.task, [good, bad])
+    assert prior.twin == [False, False]
+
+    class Recorder:
+        fitted = True
+
+        def fit_groups(self, xs, ys, weights):
+            self.weights = weights
+
+    model = PriorCostModel(XGBoostCostModel(seed=0), prior, fade=64)
+    model.base = Recorder()
+    x_own, y_own = feats.encode_indices(held.index[own_rows]), y[own_rows]
+    model.fit(x_own[: TRUST_MIN_OWN - 1], y_own[: TRUST_MIN_OWN - 1])
+    assert model.trust == [1.0, 1.0]
+    model.fit(x_own, np.ones(len(own_rows)))
+    assert model.trust == [1.0, 1.0]
+    model.fit(x_own, y_own)
+    assert model.trust == [1.0, 0.0]
+    w_good, w_bad, w_own = model.base.weights
+    assert w_bad == 0.0 and w_good > 0.0 and w_own == 1.0
