@@ -158,6 +158,8 @@ def test_prior_from_a_database_of_other_tasks(tables, tmp_path):
     prior = TransferPrior.from_storage(db, tables["L8"].task)
     assert len(prior.sources) == 1 and prior.n_records == 48
     assert not TransferPrior.from_storage(db, gt7.task)  # a task's own records are not its prior
+    cache: dict = {}  # a whole-model run's: the sources' own models live in it across rounds
+    assert TransferPrior.from_storage(db, tables["L8"].task, cache=cache).source_models is cache["source_models"]
 
 
 @pytest.mark.slow
@@ -634,3 +636,41 @@ def test_a_source_that_ranks_the_tasks_outcomes_badly_loses_its_weight(tables):
     assert model.trust == [1.0, 0.0]
     w_good, w_bad, w_own = model.base.weights
     assert w_bad == 0.0 and w_good > 0.0 and w_own == 1.0
+
+
+def test_a_sources_own_model_is_fitted_once_per_run_not_once_per_round(tables):
+    """A whole-model run builds a new prior every round; with one ``source_models`` dict for the run (``from_storage``'s
+    cache) an unchanged source's own model (``source_trust``) is fitted once, and a changed source again."""
+    from dataclasses import replace
+
+    from tensortune.transfer import TransferFeatures, TransferPrior
+    from tensortune.transfer.prior import PriorCostModel, Source
+
+    held = tables["L8"]
+    feats = TransferFeatures(held.task)
+    y = np.where(np.isfinite(held.cost) & (held.cost > 0), held.task.flops / np.where(held.cost > 0, held.cost, 1.0), 0.0)
+    rows = np.random.default_rng(0).permutation(len(y))
+    src = Source("other", feats.shape + 0.5, feats.encode_indices(held.index[rows[:100]]), y[rows[:100]], corpus=True)
+    fits = []
+
+    class Counting:
+        fitted = True
+        params = {"seed": 0}
+
+        def fit_groups(self, xs, ys, weights):
+            fits.append(len(xs))
+
+        def predict(self, x):
+            return x[:, -1]
+
+    x_own, y_own = feats.encode_indices(held.index[rows[100:116]]), y[rows[100:116]]
+    shared: dict = {}
+    for _round in range(3):
+        prior = TransferPrior(held.task, [src])
+        prior.source_models = shared
+        PriorCostModel(Counting(), prior).fit(x_own, y_own)
+    assert fits.count(1) == 1 and fits.count(2) == 3  # one source-only fit, three cross-task fits
+    prior = TransferPrior(held.task, [replace(src, y=src.y * 1.01)])
+    prior.source_models = shared
+    PriorCostModel(Counting(), prior).fit(x_own, y_own)
+    assert fits.count(1) == 2

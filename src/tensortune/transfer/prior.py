@@ -142,6 +142,10 @@ class TransferPrior:
         # twins: this machine's records of the same operator shape (a whole model's convolutions that differ only
         # in their fused epilogue: ResNet-18's three 512-channel 3x3 convs add a residual or not), see TWINS above
         self.twin = [not s.foreign and not s.corpus and twins(s.shape, self.features.shape) for s in self.sources]
+        # each source's own model (``PriorCostModel.source_trust``), by ``_source_key``: a whole-model run builds a
+        # new prior every round and passes one dict for the run (``from_storage``'s cache), so an unchanged source
+        # is fitted once per run, not once per round
+        self.source_models: dict[tuple, Any] = {}
 
     @property
     def n_records(self) -> int:
@@ -176,7 +180,10 @@ class TransferPrior:
         if corpus is not None:
             sources += cls._corpus_sources(corpus, task, seed, sources,
                                            cache.setdefault("corpus", {}) if cache is not None else None)
-        return cls(task, sources)
+        prior = cls(task, sources)
+        if cache is not None:
+            prior.source_models = cache.setdefault("source_models", {})
+        return prior
 
     @classmethod
     def _corpus_sources(cls, corpus: Any, task: Task, seed: int, others: list[Source],
@@ -355,7 +362,6 @@ class PriorCostModel:
         self.prior = prior
         self.fade = max(fade, 1)
         self._blank = copy.deepcopy(base)  # unfitted: each source's own model for ``trust`` is a copy of it
-        self._source_models: dict[int, Any] = {}
         self.trust: list[float] = [1.0] * len(prior.sources)  # the last fit's multipliers, per source
 
     @property
@@ -390,11 +396,13 @@ class PriorCostModel:
         for j, (src, twin) in enumerate(zip(self.prior.sources, self.prior.twin, strict=True)):
             if twin or not len(src.y) or np.max(src.y) <= 0:
                 continue
-            if j not in self._source_models:
+            key = (_source_key(src), repr(getattr(self._blank, "params", type(self._blank).__name__)))
+            model = self.prior.source_models.get(key)
+            if model is None:
                 model = copy.deepcopy(self._blank)
                 model.fit_groups([src.x], [src.y], [1.0])
-                self._source_models[j] = model
-            acc = pairwise_accuracy(self._source_models[j].predict(x), y)
+                self.prior.source_models[key] = model
+            acc = pairwise_accuracy(model.predict(x), y)
             out[j] = float(np.clip((2.0 * acc - 1.0) / TRUST_TAU, 0.0, 1.0))
         return out
 
@@ -411,6 +419,12 @@ def pairwise_accuracy(pred: np.ndarray, y: np.ndarray) -> float:
         return 0.5
     d = (pred[:, None] - pred[None, :])[k]
     return float(np.mean(np.where(d > 0, 1.0, np.where(d == 0, 0.5, 0.0))))
+
+
+def _source_key(src: Source) -> tuple:
+    """What a source's own model depends on: its rows."""
+    x, y = np.ascontiguousarray(src.x), np.ascontiguousarray(src.y)
+    return (src.name, x.shape, hash(x.tobytes()), hash(y.tobytes()))
 
 
 def _encode(feats: TransferFeatures, values: list[dict], y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
