@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.caches import cache_bytes
 from tensortune.core.targets import cpu_flags
 
 
@@ -89,15 +90,8 @@ def gpu_specs() -> list[HardwareSpec]:
 
 
 def _cache_kib(level: int, kind: str = "") -> float:
-    base = Path("/sys/devices/system/cpu/cpu0/cache")
-    for d in sorted(base.glob("index*")):
-        try:
-            if int((d / "level").read_text()) == level and (not kind or (d / "type").read_text().strip() == kind):
-                txt = (d / "size").read_text().strip()
-                return float(txt[:-1]) * (1024 if txt.endswith("M") else 1) if txt[-1] in "KM" else float(txt) / 1024
-        except (OSError, ValueError):
-            continue
-    return float("nan")
+    n = cache_bytes(level, kind)
+    return float("nan") if n is None else n / 1024
 
 
 def _clock_mhz() -> float:

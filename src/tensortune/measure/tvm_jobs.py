@@ -167,12 +167,17 @@ def _session_lost(message: str) -> bool:
     return any(s in message for s in _SESSION_LOST)
 
 
-def _timed(f: Any, dev: Any, args: list[Any], timing: dict[str, Any]) -> list[float]:
+def _timed(f: Any, dev: Any, args: list[Any], timing: dict[str, Any], remote: bool = False) -> list[float]:
     if timing.get("cold") and dev.dlpack_device_type() == 1:
         # each repeat one run after evicting every argument but the first (the input, which the op before
-        # it has just written) from the CPU caches: inside a whole model the weights come from memory
+        # it has just written) from the CPU caches: inside a whole model the weights come from memory. Not
+        # where the arguments exceed this machine's last-level cache (``core.caches``): no run keeps them
+        # cached for the next, and flushing hundreds of MB took a second per run (an RPC device's caches
+        # are not this machine's: there the flush stays)
+        from tensortune.core.caches import cold_preproc, last_level_cache_bytes
+
         ev = f.time_evaluator("main", dev, number=1, repeat=int(timing["repeat"]), min_repeat_ms=0,
-                              f_preproc="cache_flush_cpu_non_first_arg")
+                              f_preproc=cold_preproc(args, None if remote else last_level_cache_bytes()))
     else:
         ev = f.time_evaluator("main", dev, number=1, repeat=int(timing["repeat"]),
                               min_repeat_ms=int(timing["min_repeat_ms"]))
@@ -221,7 +226,7 @@ def _check_and_time(lib: Any, dev: Any, args_np: list[np.ndarray], ref: np.ndarr
     if bad:
         return {"error": int(ErrorKind.WRONG_ANSWER), "message": bad}
     try:
-        return {"costs": _timed(lib, dev, args, timing)}
+        return {"costs": _timed(lib, dev, args, timing, remote)}
     except Exception as e:
         return _run_failure(e, remote)
 

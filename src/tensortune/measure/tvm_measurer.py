@@ -65,7 +65,9 @@ class TimingPolicy:
     CPU caches before each run (TVM's ``cache_flush_cpu_non_first_arg``, AutoTVM's
     ``enable_cpu_cache_flush``), each repeat is one run, and there are ``COLD_RUNS`` x ``repeat`` of
     them. Warm timing ranks configs by how fast they run on cached weights, which is not how they run in
-    the model: on ResNet-18's last stage the warm-best config ran at 876 us cold, another at 645 us."""
+    the model: on ResNet-18's last stage the warm-best config ran at 876 us cold, another at 645 us.
+    Arguments larger than this machine's last-level cache are not flushed (no run keeps them cached for
+    the next, and the flush of VGG-16's 411 MB fc6 weights took a second per run: ``core.caches``)."""
 
     repeat: int = 5
     min_repeat_ms: int = 40

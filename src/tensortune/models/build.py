@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.core.caches import cold_preproc, last_level_cache_bytes
 from tensortune.core.logs import native_log
 from tensortune.core.threads import call_with_threads, runtime_threads, target_cores
 from tensortune.measure.tvm_measurer import TimingPolicy
@@ -189,15 +190,16 @@ class BuiltModel:
 
         With ``standalone``, each repeat also calls every compiled function of the model alone, on copies
         of the arguments of its first recorded call, timed as the tuner measured it (one run per repeat,
-        every argument but the input evicted from the CPU caches): the kernel's time on this machine now,
-        against which its in-model time tells the build's cost from the machine's phase (a tuned time
-        measured minutes or days ago cannot)."""
+        every argument but the input evicted from the CPU caches unless they exceed the last-level cache,
+        ``core.caches``): the kernel's time on this machine now, against which its in-model time tells the
+        build's cost from the machine's phase (a tuned time measured minutes or days ago cannot)."""
         import tvm
 
         dev = tvm.cpu()
         vm = self._vm()
         inp = tvm.runtime.tensor(x, dev)
         lib = self._kernel_library() if standalone else None
+        llc = last_level_cache_bytes()  # the tuner's cold protocol flushes no argument set larger than it
         times: dict[str, list[float]] = {}
         alone: dict[str, list[float]] = {}
         captured: dict[str, Any] = {}  # symbol -> (its time evaluator, copies of its arguments)
@@ -211,7 +213,7 @@ class BuiltModel:
                 captured[symbol] = None  # a call with other arguments (shapes, scalars): not timed alone
                 return
             ev = lib.time_evaluator(symbol, dev, number=1, repeat=COLD_RUNS, min_repeat_ms=0,
-                                    f_preproc="cache_flush_cpu_non_first_arg")
+                                    f_preproc=cold_preproc(list(args), llc))
             captured[symbol] = (ev, [tvm.runtime.tensor(a.numpy(), dev) for a in args])
 
         def instrument(_func: Any, symbol: str, before: bool, _ret: Any, *args: Any) -> int:
