@@ -2,12 +2,14 @@
 (the cold protocol, ``measure.tvm_measurer.TimingPolicy``) measures anything.
 
 TVM's ``cache_flush_cpu_non_first_arg`` evicts every argument but the input with one ``clflush`` per 64-byte
-line. When the arguments are larger than the last-level cache, no run leaves them cached for the next: the
-kernel streams them from memory whether they were flushed or not, and the flush is pure cost. On the 2-vCPU
-Xeon VM (300 MiB L3) it was most of a VGG-16 tuning run: its fc6 dense layer has 411 MB of weights, and each of
-its 20 cold runs per measurement was preceded by a flush of about a second (``perf``: 88% of the runner's time
-in TVM's ``clflush`` loop), 25 s of wall time per measurement against 0.4-1.2 s of timed runs; 128 of the 1,000
-measurements of a ``tune --model vgg16 --trials 1000`` were fc6's (stop 67).
+line. When the arguments are larger than the last-level cache, a run cannot keep them cached for the next:
+the kernel streams them from memory whether they were flushed or not, and the flush is mostly cost. On the
+2-vCPU Xeon VM (300 MiB L3) it was most of a VGG-16 tuning run: its fc6 dense layer has 411 MB of weights, and
+each of its 20 cold runs per measurement was preceded by a flush of about a second (``perf``: 88% of the
+runner's time in TVM's ``clflush`` loop), 25 s of wall time per measurement against 0.4-1.2 s of timed runs;
+144 of the 1,000 measurements of a ``tune --model vgg16 --trials 1000`` were fc6's (stop 67). Unflushed, fc6's
+three best configs read 0.5-10% faster (15.28 / 14.42 / 15.95 ms against 15.36 / 16.11 / 16.74, inside one
+config's spread between rounds), with a run step of 3.1 s instead of 22.9 (``results/cold-flush-s67``).
 """
 
 from __future__ import annotations
