@@ -125,6 +125,22 @@ def test_rewritten_weight_layout_does_not_poison_later_configs(monkeypatch) -> N
     assert bad["error"] == 5  # a wrong kernel is still caught (WRONG_ANSWER)
 
 
+def test_random_weights_of_a_rewritten_layout_are_made_once_per_worker_and_never_written() -> None:
+    """VGG-16 fc6's random 4096 x 25088 weights took 3.0-3.1 s of each of its 3.2 s measurements (stop 68);
+    they are now made once per worker and shape, read-only (a measurement copies them into its tensors)."""
+    import numpy as np
+
+    from tensortune.measure.tvm_jobs import random_layout
+
+    a = random_layout((5, 7), "float32", 0)
+    assert a.shape == (5, 7) and a.dtype == np.float32 and np.isfinite(a).all() and a.std() > 0
+    assert random_layout((5, 7), "float32", 0) is a  # the next measurement of that layout: no new draw
+    assert not np.array_equal(random_layout((5, 7), "float32", 1), a)  # another argument: its own values
+    assert random_layout((5, 7), "float64", 0).dtype == np.float64
+    with pytest.raises(ValueError, match="read-only"):
+        a[0, 0] = 1.0
+
+
 def test_the_local_runner_is_replaced_after_a_number_of_kernels(monkeypatch, cpu_target) -> None:
     """Whatever a runner process accumulates per kernel is bounded: after RUNNER_RECYCLE_KERNELS kernels
     the next one runs in a fresh process, and every config still measures correctly."""

@@ -180,6 +180,43 @@ def cmd_bench_features(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_libraries(specs: list[str]) -> list:  # type: ignore[type-arg]
+    """``--lib NAME=PATH[@SEED]`` arguments as ``bench.latency.Library`` items."""
+    from tensortune.bench.latency import Library
+
+    libs = []
+    for spec in specs:
+        name, eq, rest = spec.partition("=")
+        if not eq or not name or not rest:
+            raise UserError(f"--lib {spec!r}: expected NAME=PATH[@SEED]")
+        path, at, seed = rest.rpartition("@")
+        if not at or not seed.isdigit():
+            path, seed = rest, "0"
+        libs.append(Library(name, path, int(seed)))
+    return libs
+
+
+def cmd_bench_latency(args: argparse.Namespace) -> int:
+    from tensortune.bench.latency import LatencyConfig, run_latency, write_latency_report
+
+    pairs = []
+    for p in _names(args.pairs):
+        a, slash, b = p.partition("/")
+        if not slash:
+            raise UserError(f"--pairs {p!r}: expected A/B")
+        pairs.append((a.strip(), b.strip()))
+    peers = [] if args.peers.strip() in ("", "none") else _names(args.peers)
+    try:
+        cfg = LatencyConfig(model=args.model, libraries=parse_libraries(args.lib), rounds=args.rounds, peers=peers,
+                            pairs=pairs, threads=args.threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    out = Path(args.out)
+    doc = run_latency(cfg, out, command=_command_line(), progress=not args.no_progress)
+    print(f"report: {write_latency_report(doc, out)}")
+    return 0
+
+
 def cmd_bench_chameleon(args: argparse.Namespace) -> int:
     from tensortune.bench.chameleon_study import StudyConfig, run_study, write_study_report
 

@@ -23,6 +23,7 @@ from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_bench_chameleon,
     cmd_bench_features,
     cmd_bench_glimpse,
+    cmd_bench_latency,
     cmd_bench_ml2tuner,
     cmd_bench_transfer,
     cmd_bench_vta_arco,
@@ -289,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     bn.set_defaults(func=cmd_bench)
     suites = bn.add_subparsers(dest="suite", metavar="[SUITE]",
                                help="another suite instead of the ground-truth layers: vta-arco, ml2tuner, transfer, "
-                               "chameleon, zigzag")
+                               "latency, chameleon, zigzag")
     va = suites.add_parser("vta-arco", help="ARCO vs Chameleon vs AutoTVM on the VTA-like accelerator; whole-model "
                                             "co-design (arco, arco-hier) against the exhaustive optimum")
     va.add_argument("--trials", type=int, default=128, help="measurements per layer, tuner and seed")
@@ -342,6 +343,19 @@ def build_parser() -> argparse.ArgumentParser:
                     "the figures count against their medians (default 7)")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
+    la = suites.add_parser("latency", help="whole-model latency of written libraries (tensortune build) against each "
+                                           "other and ONNX Runtime: a fresh process per measurement, rounds in random "
+                                           "order, paired per-round ratios with bootstrap intervals")
+    la.add_argument("--model", required=True, help="the model the libraries were built from (zoo name or file)")
+    la.add_argument("--lib", action="append", default=[], metavar="NAME=PATH[@SEED]",
+                    help="a library to time, named; @SEED: the --seed it was built with (its weights; default 0)")
+    la.add_argument("--rounds", type=int, default=12, help="rounds; a rerun with more extends the set")
+    la.add_argument("--pairs", default="", help="A/B,...: per-round ratios of these contenders")
+    la.add_argument("--peers", default="onnxruntime", help="onnxruntime, eager, both comma-separated, or none")
+    la.add_argument("--threads", type=int, default=0, help="threads of every contender (default: every core)")
+    la.add_argument("--out", default="results/latency", help="report.md, latency.png and results.json (rerun resumes)")
+    la.add_argument("--no-progress", action="store_true")
+    la.set_defaults(func=cmd_bench_latency)
     ch = suites.add_parser("chameleon", help="Chameleon: candidate-set size and walk length against plan quality, "
                                              "and each correction of issue 20 alone (replay tables, VTA spaces)")
     ch.add_argument("--spaces", default="L1,L2,L7,L8,vta:resnet18:2,vta:resnet18:6",

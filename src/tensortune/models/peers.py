@@ -71,7 +71,7 @@ def _onnx_bytes(model: Any, x: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def _ort_session_fn(onnx: bytes, x: np.ndarray, threads: int) -> tuple[Callable[[], Any], Any]:
+def _ort_session_fn(onnx: bytes | str, x: np.ndarray, threads: int) -> tuple[Callable[[], Any], Any]:
     import onnxruntime as ort
 
     so = ort.SessionOptions()
@@ -104,8 +104,8 @@ def error_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text.splitlines()[0][:200] if text else ''}"
 
 
-def _ort_server(conn: Any, onnx: bytes, x: np.ndarray, threads: int) -> None:
-    """The ONNX Runtime process: its output first, then one timed repeat per request until told to stop."""
+def _ort_server(conn: Any, onnx: bytes | str, x: np.ndarray, threads: int) -> None:
+    """The ONNX Runtime process (``onnx``: the model's bytes or an .onnx file's path): its output first, then one timed repeat per request until told to stop."""
     try:
         fn, out = _ort_session_fn(onnx, x, threads)
         fn()  # warmed up before it answers: a run after the answer would overlap the parent's busy-core check

@@ -1,0 +1,164 @@
+"""``tensortune bench latency``: written libraries timed in a fresh process per measurement, checked
+against PyTorch, per-round figures kept (resumable, extendable), paired ratios with a bootstrap interval."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import psutil
+import pytest
+
+from tensortune.bench.latency import (
+    LatencyConfig,
+    Library,
+    bootstrap_ci,
+    pair_stats,
+    round_order,
+    run_latency,
+    verdict,
+    write_latency_report,
+)
+from tensortune.bench.results import BenchInputError
+from tensortune.cli.main import main
+
+TINY = """
+import torch
+
+
+class Tiny(torch.nn.Module):
+    example_input_shape = (1, 3, 12, 12)
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed({seed})
+        self.body = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
+                                        torch.nn.Conv2d(8, 4, 3, padding=1))
+
+    def forward(self, x):
+        return self.body(x)
+"""
+
+
+def _library(tmp_path, name: str, weights_seed: int) -> tuple[str, str]:
+    """A model file (weights fixed by ``weights_seed``) and its library, built as ``tensortune build`` does."""
+    from tensortune.models.build import build_model
+    from tensortune.models.importer import load_model
+
+    src = tmp_path / f"{name}.py"
+    src.write_text(TINY.replace("{seed}", str(weights_seed)))
+    spec = f"{src}:Tiny"
+    lib = str(tmp_path / f"{name}.so")
+    build_model(load_model(spec), {"kind": "llvm", "num-cores": 1}).executable.export_library(lib)
+    return spec, lib
+
+
+def _children() -> list[psutil.Process]:
+    """This process's children but multiprocessing's resource tracker (started once, kept for the session)."""
+    return [c for c in psutil.Process().children(recursive=True)
+            if "multiprocessing.resource_tracker" not in " ".join(c.cmdline())]
+
+
+def _doc(ms: dict[str, list[float]]) -> dict:
+    n = len(next(iter(ms.values())))
+    return {"config": {"names": list(ms)},
+            "measurements": [{"round": r, "name": k, "ms": v[r]} for r in range(n) for k, v in ms.items()]}
+
+
+def test_each_round_visits_every_contender_once_in_an_order_fixed_by_seed_and_round():
+    names = ["a", "b", "c", "d", "e"]
+    orders = [round_order(names, 7, r) for r in range(12)]
+    assert all(sorted(o) == names for o in orders)
+    assert len({tuple(o) for o in orders}) > 1  # the order changes between rounds
+    assert orders == [round_order(names, 7, r) for r in range(12)]  # a resumed round keeps its order
+    assert [round_order(names, 8, r) for r in range(12)] != orders
+
+
+def test_a_consistent_edge_is_shown_and_noise_alone_is_level():
+    rng = np.random.default_rng(0)
+    host = rng.uniform(10, 20, 24)  # the host's speed moves by far more than the libraries differ
+    faster = _doc({"a": list(host * 0.97 * rng.uniform(0.995, 1.005, 24)), "b": list(host)})
+    p = pair_stats(faster, [("a", "b")])["pairs"][0]
+    assert p["ci95"][1] < 1.0 and p["verdict"] == "at least as fast: shown" and p["a_faster"] == 24
+    assert abs(p["geomean"] - 0.97) < 0.005
+    slower = pair_stats(_doc({"a": list(host * 1.05), "b": list(host)}), [("a", "b")])["pairs"][0]
+    assert slower["verdict"] == "slower: shown" and slower["ci95"][0] > 1.0
+    noise = _doc({"a": list(host * rng.uniform(0.8, 1.25, 24)), "b": list(host)})
+    level = pair_stats(noise, [("a", "b")])["pairs"][0]
+    assert level["ci95"][0] < 1.0 < level["ci95"][1] and level["verdict"] == "level: neither shown"
+    assert verdict(bootstrap_ci(np.array([0.1]))) == "too few rounds"
+
+
+def test_several_pairs_combine_round_by_round():
+    rng = np.random.default_rng(1)
+    host = rng.uniform(10, 20, 16)
+    doc = _doc({"a0": list(host * 0.9), "b0": list(host), "a1": list(host * 1.1), "b1": list(host)})
+    st = pair_stats(doc, [("a0", "b0"), ("a1", "b1")])
+    assert [round(p["geomean"], 6) for p in st["pairs"]] == [0.9, 1.1]
+    assert st["all"]["rounds"] == 16
+    assert math.isclose(st["all"]["geomean"], math.sqrt(0.9 * 1.1), rel_tol=1e-9)
+    doc["measurements"] = [m for m in doc["measurements"] if not (m["name"] == "a1" and m["round"] == 3)]
+    st = pair_stats(doc, [("a0", "b0"), ("a1", "b1")])
+    assert st["pairs"][0]["rounds"] == 16 and st["pairs"][1]["rounds"] == 15 and st["all"]["rounds"] == 15
+
+
+def test_bad_settings_are_refused_with_the_reason(tmp_path):
+    lib = tmp_path / "x.so"
+    lib.write_bytes(b"")
+    with pytest.raises(ValueError, match="no such file"):
+        LatencyConfig("resnet18", [Library("a", str(tmp_path / "missing.so"))])
+    with pytest.raises(ValueError, match="given twice"):
+        LatencyConfig("resnet18", [Library("onnxruntime", str(lib))])
+    with pytest.raises(ValueError, match="no contender named 'c'"):
+        LatencyConfig("resnet18", [Library("a", str(lib))], pairs=[("a", "c")])
+    with pytest.raises(ValueError, match="unknown peer"):
+        LatencyConfig("resnet18", [Library("a", str(lib))], peers=["tensorrt"])
+    with pytest.raises(ValueError, match="at least one"):
+        LatencyConfig("resnet18", [])
+    assert main(["bench", "latency", "--model", "resnet18", "--lib", "a", "--out", str(tmp_path / "o")]) == 2
+    assert main(["bench", "latency", "--model", str(tmp_path / "none.py:Net"), "--lib", f"a={lib}",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert not (tmp_path / "o").exists()  # nothing written for a run that could not start
+    assert main(["bench", "latency", "--model", "resnet18", "--lib", f"a={lib}", "--pairs", "a-b",
+                 "--out", str(tmp_path / "o")]) == 2
+
+
+def test_libraries_are_timed_checked_resumed_and_extended_with_no_process_left(tmp_path):
+    spec, lib = _library(tmp_path, "tiny", 0)
+    out = tmp_path / "lat"
+    before = {p.pid for p in _children()}
+    cfg = LatencyConfig(spec, [Library("a", lib), Library("b", lib)], rounds=2, peers=["eager"],
+                        pairs=[("a", "b")], threads=1, min_repeat_ms=5, pause_s=0.0)
+    doc = run_latency(cfg, out, progress=False)
+    assert sorted((m["round"], m["name"]) for m in doc["measurements"]) == [
+        (r, n) for r in range(2) for n in ("a", "b", "eager")]
+    assert all(m["ms"] > 0 for m in doc["measurements"]) and "finished" in doc
+    assert {c["name"] for c in doc["checks"]} == {"a", "b", "eager"}
+    assert all(c["max_abs_error"] < 1e-4 for c in doc["checks"])
+    assert doc["config"]["threads"] == 1 and doc["config"]["llvm_cpu"]
+    report = write_latency_report(doc, out).read_text()
+    assert "| a / b | 2 |" in report and (out / "latency.png").stat().st_size > 0
+    assert "Scope Loaded" not in report
+    first = {(m["round"], m["name"]): m["at"] for m in doc["measurements"]}
+    cfg.rounds = 3  # more rounds extend the set: the first two are kept, one more is measured
+    doc = run_latency(cfg, out, progress=False)
+    again = {(m["round"], m["name"]): m["at"] for m in doc["measurements"]}
+    assert len(again) == 9 and all(again[k] == v for k, v in first.items())
+    assert json.loads((out / "results.json").read_text())["rounds"] == 3
+    left = [p for p in _children() if p.pid not in before]
+    psutil.wait_procs(left, timeout=10)
+    assert not [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_a_library_of_other_weights_stops_the_benchmark(tmp_path):
+    spec, _ = _library(tmp_path, "tiny", 0)
+    _, other = _library(tmp_path, "other", 1)  # the same network, other weights: wrong numbers, plausible speed
+    cfg = LatencyConfig(spec, [Library("wrong", other)], rounds=1, peers=[], threads=1, min_repeat_ms=5,
+                        pause_s=0.0)
+    with pytest.raises(BenchInputError, match="wrong: output differs from PyTorch"):
+        run_latency(cfg, tmp_path / "lat", progress=False)
+    doc = json.loads((tmp_path / "lat" / "results.json").read_text())
+    assert doc["measurements"] == [] and doc["checks"][0]["max_abs_error"] > 1e-3 and not doc["checks"][0]["ok"]
+    with pytest.raises(BenchInputError, match="output differs"):  # a rerun checks it again, never times it
+        run_latency(cfg, tmp_path / "lat", progress=False)
