@@ -94,12 +94,13 @@ def test_several_pairs_combine_round_by_round():
     rng = np.random.default_rng(1)
     host = rng.uniform(10, 20, 16)
     doc = _doc({"a0": list(host * 0.9), "b0": list(host), "a1": list(host * 1.1), "b1": list(host)})
-    st = pair_stats(doc, [("a0", "b0"), ("a1", "b1")])
+    assert "all" not in pair_stats(doc, [("a0", "b0"), ("a1", "b1")])  # only when asked: pairs may be unrelated
+    st = pair_stats(doc, [("a0", "b0"), ("a1", "b1")], combine=True)
     assert [round(p["geomean"], 6) for p in st["pairs"]] == [0.9, 1.1]
     assert st["all"]["rounds"] == 16
     assert math.isclose(st["all"]["geomean"], math.sqrt(0.9 * 1.1), rel_tol=1e-9)
     doc["measurements"] = [m for m in doc["measurements"] if not (m["name"] == "a1" and m["round"] == 3)]
-    st = pair_stats(doc, [("a0", "b0"), ("a1", "b1")])
+    st = pair_stats(doc, [("a0", "b0"), ("a1", "b1")], combine=True)
     assert st["pairs"][0]["rounds"] == 16 and st["pairs"][1]["rounds"] == 15 and st["all"]["rounds"] == 15
 
 

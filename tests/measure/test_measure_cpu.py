@@ -125,33 +125,47 @@ def test_rewritten_weight_layout_does_not_poison_later_configs(monkeypatch) -> N
     assert bad["error"] == 5  # a wrong kernel is still caught (WRONG_ANSWER)
 
 
-def test_random_weights_of_a_rewritten_layout_are_made_once_per_worker_and_never_written() -> None:
+def test_random_weights_of_a_rewritten_layout_are_drawn_once_per_worker_and_never_written() -> None:
     """VGG-16 fc6's random 4096 x 25088 weights took 3.0-3.1 s of each of its 3.2 s measurements (stop 68);
-    they are now made once per worker and shape, read-only (a measurement copies them into its tensors)."""
+    each config may rewrite to its own shape, so they are views of one buffer per worker and dtype, drawn
+    once (grown for a larger layout), read-only (a measurement copies them into its tensors)."""
     import numpy as np
 
+    from tensortune.measure import tvm_jobs
     from tensortune.measure.tvm_jobs import random_layout
 
+    tvm_jobs._RANDOM.clear()
     a = random_layout((5, 7), "float32", 0)
     assert a.shape == (5, 7) and a.dtype == np.float32 and np.isfinite(a).all() and a.std() > 0
-    assert random_layout((5, 7), "float32", 0) is a  # the next measurement of that layout: no new draw
-    assert not np.array_equal(random_layout((5, 7), "float32", 1), a)  # another argument: its own values
+    buf = tvm_jobs._RANDOM["float32"]
+    b = random_layout((7, 5), "float32", 0)  # another config's blocking of the same weights: no new draw
+    assert b.shape == (7, 5) and tvm_jobs._RANDOM["float32"] is buf and np.shares_memory(a, b)
+    c = random_layout((5, 7), "float32", 1)  # another argument: its own values
+    assert not np.array_equal(c, a)
+    big = random_layout((9, 9), "float32", 0)  # a larger layout grows the buffer
+    assert big.shape == (9, 9) and tvm_jobs._RANDOM["float32"].size >= 81
     assert random_layout((5, 7), "float64", 0).dtype == np.float64
     with pytest.raises(ValueError, match="read-only"):
         a[0, 0] = 1.0
 
 
-def test_the_local_runner_is_replaced_after_a_number_of_kernels(monkeypatch, cpu_target) -> None:
-    """Whatever a runner process accumulates per kernel is bounded: after RUNNER_RECYCLE_KERNELS kernels
-    the next one runs in a fresh process, and every config still measures correctly."""
-    from tensortune.measure import tvm_measurer
 
-    monkeypatch.setattr(tvm_measurer, "RUNNER_RECYCLE_KERNELS", 2)
-    task = make_task(Dense.make(4, 32, 16), "dense.llvm", cpu_target)
-    cfgs = task.space.sample(5, np.random.default_rng(5))
-    pids = []
-    with TvmMeasurer(build_workers=1, timing=TimingPolicy(repeat=1, min_repeat_ms=1), run_timeout=20) as m:
-        for c in cfgs:
-            assert m.measure([MeasureInput(task, c)])[0].ok
-            pids.append(m._runners.workers[0].pid)
-    assert len(set(pids)) == 3 and pids[0] == pids[1] != pids[2] == pids[3] != pids[4], pids
+def test_a_worker_moving_to_another_task_drops_the_last_tasks_random_layouts(monkeypatch) -> None:
+    import numpy as np
+
+    from tensortune.measure import tvm_jobs
+
+    class Wl:
+        def make_inputs(self, seed: int) -> list:
+            return [np.ones(3, "float32")]
+
+        def reference(self, inputs: list) -> np.ndarray:
+            return inputs[0]
+
+    monkeypatch.setattr(tvm_jobs, "_workload", lambda _spec: Wl())
+    tvm_jobs._prepared({"workload": "w1", "template": "t"})
+    tvm_jobs.random_layout((1000,), "float32", 0)
+    tvm_jobs._prepared({"workload": "w1", "template": "t"})  # the same task: kept
+    assert tvm_jobs._RANDOM["float32"].size >= 1000
+    tvm_jobs._prepared({"workload": "w2", "template": "t"})  # another task: dropped, memory back
+    assert "float32" not in tvm_jobs._RANDOM

@@ -19,8 +19,8 @@ library's rounds spread 24-106% from fastest to slowest), so a comparison uses t
 (both measured within seconds of each other): its geometric mean over rounds with a bootstrap 95%
 interval (rounds resampled), the median ratio and how many rounds A was faster. "A at least as fast as
 B" is shown when the interval's upper end is at most 1, "A slower" when its lower end is above 1, level
-otherwise. Several pairs (one per tuning seed) combine into one figure: per round the mean of the
-pairs' log ratios, bootstrapped the same way.
+otherwise. With ``combine`` several pairs that are one comparison (one pair per tuning seed) also
+combine into one figure: per round the mean of the pairs' log ratios, bootstrapped the same way.
 
 ``results.json`` is written after every measurement; a rerun with the same settings resumes, and one
 with more ``--rounds`` extends the set (``rounds`` is not a setting)."""
@@ -59,6 +59,7 @@ class LatencyConfig:
     rounds: int = 12
     peers: list[str] = field(default_factory=lambda: ["onnxruntime"])
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    combine: bool = False  # the pairs are one comparison (one per seed): also report them together
     threads: int = 0  # 0: every core of this machine
     repeats: int = 3
     min_repeat_ms: int = 200
@@ -181,9 +182,10 @@ def per_round(doc: dict[str, Any]) -> dict[int, dict[str, float]]:
     return rounds
 
 
-def pair_stats(doc: dict[str, Any], pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    """Per pair and for all pairs together: geometric-mean ratio with its bootstrap interval, median
-    ratio, rounds A was faster, over the rounds in which every contender of the pair (of all pairs) ran."""
+def pair_stats(doc: dict[str, Any], pairs: list[tuple[str, str]], combine: bool = False) -> dict[str, Any]:
+    """Per pair and, with ``combine``, for all pairs together: geometric-mean ratio with its bootstrap
+    interval, median ratio, rounds A was faster, over the rounds in which every contender of the pair (of
+    all pairs) ran."""
     rounds = per_round(doc)
     out: dict[str, Any] = {"pairs": []}
     for a, b in pairs:
@@ -193,7 +195,7 @@ def pair_stats(doc: dict[str, Any], pairs: list[tuple[str, str]]) -> dict[str, A
                              "geomean": float(np.exp(logs.mean())) if len(logs) else math.nan,
                              "median": float(np.exp(np.median(logs))) if len(logs) else math.nan,
                              "a_faster": int((logs < 0).sum()), "ci95": list(ci), "verdict": verdict(ci)})
-    if len(pairs) > 1:
+    if combine and len(pairs) > 1:
         need = {n for p in pairs for n in p}
         logs = np.array([np.mean([math.log(v[a] / v[b]) for a, b in pairs])
                          for _, v in sorted(rounds.items()) if need <= set(v)])
@@ -250,6 +252,7 @@ def run_latency(cfg: LatencyConfig, out: Path, command: str = "", progress: bool
     res = ResultsFile(out / "results.json", settings, command, sections=("measurements", "checks"))
     res.doc["rounds"] = max(cfg.rounds, int(res.doc.get("rounds", 0)))
     res.doc["pairs"] = [list(p) for p in cfg.pairs]
+    res.doc["combine"] = cfg.combine
     res.save()
     threads = settings["threads"]
     console = Console(stderr=True, quiet=not progress)
@@ -316,7 +319,7 @@ def write_latency_report(doc: dict[str, Any], out: Path) -> Path:
     reference = "onnxruntime" if "onnxruntime" in c["names"] else None
     rows = contender_stats(doc, reference)
     pairs = [tuple(p) for p in doc.get("pairs", [])]
-    stats = pair_stats(doc, pairs)  # type: ignore[arg-type]
+    stats = pair_stats(doc, pairs, bool(doc.get("combine")))  # type: ignore[arg-type]
     n_rounds = len(per_round(doc))
     lines = [f"# Whole-model latency: {c['model']}", "",
              f"Command: `{doc.get('command', '')}`", "",
@@ -343,7 +346,7 @@ def write_latency_report(doc: dict[str, Any], out: Path) -> Path:
                  f"{p['median']:.3f}", f"{p['a_faster']}/{p['rounds']}", p["verdict"]] for p in stats["pairs"]]
         if "all" in stats:
             a = stats["all"]
-            prow.append(["all pairs (mean log ratio per round)", str(a["rounds"]), f"{a['geomean']:.3f}",
+            prow.append(["the pairs together (mean log ratio per round)", str(a["rounds"]), f"{a['geomean']:.3f}",
                          _fmt_ci(a["ci95"]), "-", f"{a['a_faster']}/{a['rounds']}", a["verdict"]])
         lines += [table(["A / B", "rounds", "geomean ratio", "95% interval", "median ratio", "A faster", "A vs B"],
                         prow), ""]

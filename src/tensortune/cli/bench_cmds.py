@@ -208,7 +208,7 @@ def cmd_bench_latency(args: argparse.Namespace) -> int:
     peers = [] if args.peers.strip() in ("", "none") else _names(args.peers)
     try:
         cfg = LatencyConfig(model=args.model, libraries=parse_libraries(args.lib), rounds=args.rounds, peers=peers,
-                            pairs=pairs, threads=args.threads)
+                            pairs=pairs, combine=args.combine, threads=args.threads)
     except ValueError as e:
         raise UserError(str(e)) from None
     out = Path(args.out)

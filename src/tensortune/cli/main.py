@@ -351,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a library to time, named; @SEED: the --seed it was built with (its weights; default 0)")
     la.add_argument("--rounds", type=int, default=12, help="rounds; a rerun with more extends the set")
     la.add_argument("--pairs", default="", help="A/B,...: per-round ratios of these contenders")
+    la.add_argument("--combine", action="store_true", help="the pairs are one comparison (one pair per tuning "
+                                                            "seed): also judge them together, round by round")
     la.add_argument("--peers", default="onnxruntime", help="onnxruntime, eager, both comma-separated, or none")
     la.add_argument("--threads", type=int, default=0, help="threads of every contender (default: every core)")
     la.add_argument("--out", default="results/latency", help="report.md, latency.png and results.json (rerun resumes)")

@@ -6,8 +6,8 @@ They return plain dicts (picklable, no TVM objects): ``{"error": int, "message":
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
+import math
 import os
 import time
 from typing import Any
@@ -17,6 +17,7 @@ import numpy as np
 from tensortune.core.values import ErrorKind
 
 _PREPARED: dict[tuple[str, str], tuple[list[np.ndarray], np.ndarray]] = {}
+_RANDOM: dict[str, np.ndarray] = {}  # per dtype: one flat buffer of random values (see ``random_layout``)
 
 
 def _tvm_target(target_json: str) -> Any:
@@ -144,6 +145,7 @@ def _prepared(spec: dict[str, Any]) -> tuple[list[np.ndarray], np.ndarray]:
         wl = _workload(spec)
         inputs = wl.make_inputs(seed=0)
         _PREPARED.clear()
+        _RANDOM.clear()  # another task: the last one's random layouts go too (a worker holds one task's)
         _PREPARED[key] = (inputs, wl.reference(inputs))
     return _PREPARED[key]
 
@@ -185,18 +187,22 @@ def _timed(f: Any, dev: Any, args: list[Any], timing: dict[str, Any], remote: bo
     return [float(x) for x in ev(*args).results]
 
 
-@functools.lru_cache(maxsize=2)
 def random_layout(shape: tuple[int, ...], dtype: str, index: int) -> np.ndarray:
     """Random values for argument ``index`` of a kernel whose schedule rewrote its layout (only timed,
-    never checked), made once per worker and shape: drawn afresh in float64 for each measurement they
-    took 3.0-3.1 s of VGG-16 fc6's 3.2 s per measurement (4096 x 25088 weights, stop 68), and the
-    consecutive configs of a task mostly share the layout. Read-only: every measurement copies them
-    into its own tensors."""
-    rng = np.random.default_rng(1 + index)
-    a = rng.standard_normal(shape, dtype=np.float32) if dtype in ("float32", "float64") else rng.standard_normal(shape)
-    a = a.astype(dtype, copy=False)
-    a.setflags(write=False)
-    return a
+    never checked): a read-only view of one buffer per worker and dtype, drawn once and grown when a
+    larger layout comes, and dropped when the worker moves to another task (``_prepared``). Each config of a task may rewrite to its own
+    shape (blocking by its tile sizes), so a cache by shape missed; drawn afresh in float64 for each
+    measurement they took 3.0-3.1 s of VGG-16 fc6's 3.2 s per measurement (4096 x 25088 weights, stop
+    68). Every measurement copies them into its own tensors."""
+    n = math.prod(shape) + index  # argument ``index`` starts ``index`` values in: its own values
+    buf = _RANDOM.get(dtype)
+    if buf is None or buf.size < n:
+        rng = np.random.default_rng(1)
+        flat = rng.standard_normal(n, dtype=np.float32) if dtype in ("float32", "float64") else rng.standard_normal(n)
+        buf = flat.astype(dtype, copy=False)
+        buf.setflags(write=False)
+        _RANDOM[dtype] = buf
+    return buf[index:n].reshape(shape)
 
 
 def _execute(lib: Any, dev: Any, spec: dict[str, Any], values: dict[str, Any], timing: dict[str, Any],
