@@ -181,8 +181,8 @@ def cmd_bench_features(args: argparse.Namespace) -> int:
 
 
 def parse_libraries(specs: list[str]) -> list:  # type: ignore[type-arg]
-    """``--lib NAME=PATH[@SEED]`` arguments as ``bench.latency.Library`` items."""
-    from tensortune.bench.latency import Library
+    """``--lib NAME=PATH[@SEED]`` arguments as ``models.latency.Library`` items."""
+    from tensortune.models.latency import Library
 
     libs = []
     for spec in specs:
@@ -197,7 +197,7 @@ def parse_libraries(specs: list[str]) -> list:  # type: ignore[type-arg]
 
 
 def cmd_bench_latency(args: argparse.Namespace) -> int:
-    from tensortune.bench.latency import LatencyConfig, run_latency, write_latency_report
+    from tensortune.models.latency import LatencyConfig, run_latency, write_latency_report
 
     pairs = []
     for p in _names(args.pairs):

@@ -10,7 +10,9 @@ import numpy as np
 import psutil
 import pytest
 
-from tensortune.bench.latency import (
+from tensortune.bench.results import BenchInputError
+from tensortune.cli.main import main
+from tensortune.models.latency import (
     LatencyConfig,
     Library,
     bootstrap_ci,
@@ -20,8 +22,6 @@ from tensortune.bench.latency import (
     verdict,
     write_latency_report,
 )
-from tensortune.bench.results import BenchInputError
-from tensortune.cli.main import main
 
 TINY = """
 import torch
