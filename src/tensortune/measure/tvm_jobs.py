@@ -189,11 +189,11 @@ def _timed(f: Any, dev: Any, args: list[Any], timing: dict[str, Any], remote: bo
 
 def random_layout(shape: tuple[int, ...], dtype: str, index: int) -> np.ndarray:
     """Random values for argument ``index`` of a kernel whose schedule rewrote its layout (only timed,
-    never checked): a read-only view of one buffer per worker and dtype, drawn once and grown when a
-    larger layout comes, and dropped when the worker moves to another task (``_prepared``). Each config of a task may rewrite to its own
-    shape (blocking by its tile sizes), so a cache by shape missed; drawn afresh in float64 for each
-    measurement they took 3.0-3.1 s of VGG-16 fc6's 3.2 s per measurement (4096 x 25088 weights, stop
-    68). Every measurement copies them into its own tensors."""
+    never checked): a read-only view of one buffer per worker and dtype, drawn once, grown when a larger
+    layout comes, dropped when the worker moves to another task (``_prepared``). Each config of a task may
+    rewrite to its own shape (blocking by its tile sizes), so a cache by shape missed; drawn afresh in
+    float64 for each measurement they took 3.0-3.1 s of VGG-16 fc6's 3.2 s per measurement (4096 x 25088
+    weights, stop 68). Every measurement copies them into its own tensors."""
     n = math.prod(shape) + index  # argument ``index`` starts ``index`` values in: its own values
     buf = _RANDOM.get(dtype)
     if buf is None or buf.size < n:

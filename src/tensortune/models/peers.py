@@ -105,7 +105,8 @@ def error_line(e: BaseException) -> str:
 
 
 def _ort_server(conn: Any, onnx: bytes | str, x: np.ndarray, threads: int) -> None:
-    """The ONNX Runtime process (``onnx``: the model's bytes or an .onnx file's path): its output first, then one timed repeat per request until told to stop."""
+    """The ONNX Runtime process (``onnx``: the model's bytes or an .onnx file's path): its output first,
+    then one timed repeat per request until told to stop."""
     try:
         fn, out = _ort_session_fn(onnx, x, threads)
         fn()  # warmed up before it answers: a run after the answer would overlap the parent's busy-core check
