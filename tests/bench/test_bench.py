@@ -151,3 +151,20 @@ def test_metaschedule_peer_runs_live_on_the_same_primfunc():
     t = run_metaschedule(live, "L8", 0, trials=8, trials_per_iter=8)
     assert t.trials == 8 and t.mode == "live" and t.best() > 0
     assert t.measure_s > 0 and t.overhead_s > 0 and t.wall[-1] > 0
+
+
+def test_a_results_file_keeps_every_command_that_wrote_it(tmp_path):
+    from tensortune.bench.results import BenchInputError, ResultsFile, commands_of
+
+    path = tmp_path / "results.json"
+    ResultsFile(path, {"a": 1}, "tensortune bench x --rounds 2", sections=("runs",)).add("runs", {"r": 0})
+    again = ResultsFile(path, {"a": 1}, "tensortune bench x --rounds 3", sections=("runs",))
+    assert again.find_all("runs") == [{"r": 0}]  # resumed: what was done is kept
+    again.save()
+    ResultsFile(path, {"a": 1}, "tensortune bench x --rounds 3", sections=("runs",)).save()  # the same rerun: once
+    doc = json.loads(path.read_text())
+    assert doc["command"] == "tensortune bench x --rounds 2"
+    assert commands_of(doc) == "tensortune bench x --rounds 2 ; then tensortune bench x --rounds 3"
+    assert commands_of({}) == "(command not recorded)"
+    with pytest.raises(BenchInputError, match="other settings"):
+        ResultsFile(path, {"a": 2}, "tensortune bench x", sections=("runs",))

@@ -131,7 +131,7 @@ def test_libraries_are_timed_checked_resumed_and_extended_with_no_process_left(t
     before = {p.pid for p in _children()}
     cfg = LatencyConfig(spec, [Library("a", lib), Library("b", lib)], rounds=2, peers=["eager"],
                         pairs=[("a", "b")], threads=1, min_repeat_ms=5, pause_s=0.0)
-    doc = run_latency(cfg, out, progress=False)
+    doc = run_latency(cfg, out, command="bench latency --rounds 2", progress=False)
     assert sorted((m["round"], m["name"]) for m in doc["measurements"]) == [
         (r, n) for r in range(2) for n in ("a", "b", "eager")]
     assert all(m["ms"] > 0 for m in doc["measurements"]) and "finished" in doc
@@ -143,9 +143,10 @@ def test_libraries_are_timed_checked_resumed_and_extended_with_no_process_left(t
     assert "Scope Loaded" not in report
     first = {(m["round"], m["name"]): m["at"] for m in doc["measurements"]}
     cfg.rounds = 3  # more rounds extend the set: the first two are kept, one more is measured
-    doc = run_latency(cfg, out, progress=False)
+    doc = run_latency(cfg, out, command="bench latency --rounds 3", progress=False)
     again = {(m["round"], m["name"]): m["at"] for m in doc["measurements"]}
     assert len(again) == 9 and all(again[k] == v for k, v in first.items())
+    assert "`bench latency --rounds 2 ; then bench latency --rounds 3`" in write_latency_report(doc, out).read_text()
     assert json.loads((out / "results.json").read_text())["rounds"] == 3
     left = [p for p in _children() if p.pid not in before]
     psutil.wait_procs(left, timeout=10)

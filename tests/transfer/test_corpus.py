@@ -326,7 +326,7 @@ def _best_similarity(layer_wl, workloads) -> float:
 def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus_holds_them():
     """A held-out stem (L1, L3) or wide early layer (L4) transfers only from a similar source: the corpus's
     single layers give every evaluation layer one at similarity >= 0.5, and the shipped znver5 corpus (rebuilt
-    in stops 42 and 48) measured them all; the znver3/znver4 files predate the stems (see the README)."""
+    in stops 42 and 48) measured them all; the znver4 file predates the stems (see the README)."""
     from tensortune.models.corpus import corpus_ops
     from tensortune.transfer.corpus import default_corpus
     from tensortune.workloads import workload_from_key
@@ -350,10 +350,11 @@ def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus
         assert _best_similarity(wl, measured) >= 0.5, name
 
 
-@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids"])
+@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids", "znver3"])
 def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_asks(cpu):
     """The shipped rocketlake corpus was rebuilt in stop 52 (the stem-like shapes at 4x the 64 of the others), the
-    one of the Zen 4 VM that hides AVX-512 built in stop 60, the emeraldrapids one in stop 63: their single-layer
+    one of the Zen 4 VM that hides AVX-512 built in stop 60, the emeraldrapids one in stop 63, the znver3 one in
+    stop 70: their single-layer
     tasks hold exactly the records ``corpus build --trials 64`` measures, so a change of
     :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a truncated file, fails here; and they hold the Winograd
     template the whole-model flow tunes."""
@@ -370,13 +371,14 @@ def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_as
 
 def test_a_corpus_names_the_templates_it_has_no_records_of():
     """``tune --model`` says which of its conv and dense tasks' templates the corpus lacks (stop 59: the shipped
-    znver3 and znver4 corpora predate the Winograd template, the rocketlake and znver5 ones hold it)."""
+    znver4 corpus predates the Winograd template, the rocketlake and znver5 ones hold it; the znver3 one did
+    until stop 70)."""
     from tensortune.transfer.corpus import Corpus, corpus_file_for
     from tensortune.transfer.prior import NO_TRANSFER
 
     wino, blocked, direct = "conv2d_winograd_fused.llvm", "conv2d_nchwc_fused.llvm", "conv2d_nchw.llvm"
     tasks = [wino, wino, blocked, None, NO_TRANSFER[0], wino, "pool.llvm"]
-    old, new = Corpus.load(corpus_file_for("znver3")), Corpus.load(corpus_file_for("znver5"))
+    old, new = Corpus.load(corpus_file_for("znver4")), Corpus.load(corpus_file_for("znver5"))
     assert {blocked, direct, "dense.llvm"} <= old.templates() and wino not in old.templates()
     assert wino in new.templates()
     # one count per task, most first; a task without a template or of a template that never transfers is none

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortune.bench.results import commands_of
 from tensortune.bench.traces import RunTrace
 from tensortune.core.stats import median
 
@@ -179,7 +180,7 @@ def write_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     budgets = cfg["budgets"]
     layers = list(doc["tables"])
-    lines = ["# tensortune bench", "", "Produced by:", "", "```", doc.get("command") or "(command not recorded)", "```", "",
+    lines = ["# tensortune bench", "", "Produced by:", "", "```", commands_of(doc), "```", "",
              f"Started {doc.get('started', '?')}, finished {doc.get('finished', 'not finished')}. "
              f"Seeds {cfg['seeds']}, budgets {budgets} measurements. Our recipes run on **replay** of the "
              "ground-truth tables (every config of the reduced space measured earlier on this machine); their "

@@ -19,6 +19,13 @@ class BenchInputError(ValueError):
     the command reports it as one line, exit status 2."""
 
 
+def commands_of(doc: dict[str, Any], default: str = "(command not recorded)") -> str:
+    """The command that started a results file, and those that resumed or extended it since (each once),
+    joined with `` ; then `` so that a report shows everything that wrote its figures."""
+    first = doc.get("command") or default
+    return " ; then ".join([first, *doc.get("resumed_by", [])])
+
+
 class ResultsFile:
     def __init__(self, path: Path, config: dict[str, Any], command: str, sections: tuple[str, ...] = ()) -> None:
         self.path = path
@@ -29,6 +36,8 @@ class ResultsFile:
             if old.get("config") == config:
                 for k in sections:  # a section added since the file was written
                     old.setdefault(k, [])
+                if command and command != old.get("command") and command not in old.get("resumed_by", []):
+                    old.setdefault("resumed_by", []).append(command)  # a rerun that resumed or extended it
                 self.doc = old  # resume: keep what is done
             else:
                 raise BenchInputError(f"{path} holds a benchmark with other settings; use another --out or delete it")

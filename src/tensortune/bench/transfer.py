@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.bench.report import table, write_markdown
-from tensortune.bench.results import ResultsFile
+from tensortune.bench.results import ResultsFile, commands_of
 from tensortune.core.stats import median, trials_to_reach
 
 # what a transferred run learns from: the other tables on knob features, on MetaSchedule's PerStoreFeature,
@@ -286,7 +286,7 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     machines = {f"{m.get('cpu_model', m.get('cpu', '?'))} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
                 for m in doc.get("machines", {}).values()}
     lines = ["# Transfer learning: leave one layer out (ground-truth tables, replay)", "",
-             f"Command: `{doc['command']}`", "",
+             f"Command: `{commands_of(doc)}`", "",
              f"Budget {cfg['trials']} measurements, seeds {cfg['seeds']}; figures are medians over seeds of the "
              f"measurements needed to reach {reach:.0%} of the held-out table's optimum (a run that never does counts "
              "as infinite), and of the best found at the budget as a share of the optimum. 'With': the cost model "

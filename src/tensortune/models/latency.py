@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.bench.results import BenchInputError, ResultsFile
+from tensortune.bench.results import BenchInputError, ResultsFile, commands_of
 
 PEER_NAMES = ("onnxruntime", "eager")
 BOOTSTRAP = 4000
@@ -322,7 +322,7 @@ def write_latency_report(doc: dict[str, Any], out: Path) -> Path:
     stats = pair_stats(doc, pairs, bool(doc.get("combine")))  # type: ignore[arg-type]
     n_rounds = len(per_round(doc))
     lines = [f"# Whole-model latency: {c['model']}", "",
-             f"Command: `{doc.get('command', '')}`", "",
+             f"Command: `{commands_of(doc)}`", "",
              f"Machine: {c['cpu_model']} (LLVM `{c['llvm_cpu']}`), {c['threads']} threads. {n_rounds} rounds "
              f"(of {doc.get('rounds')} asked), every measurement a fresh process: one discarded repeat, then the "
              f"median of {c['repeats']} repeats of >= {c['min_repeat_ms']} ms; each round in a random order. "
