@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.bench.report import table, write_markdown
-from tensortune.bench.results import ResultsFile
+from tensortune.bench.results import ResultsFile, commands_of
 from tensortune.bench.traces import RunTrace, run_recipe
 from tensortune.core.stats import median
 
@@ -209,7 +209,7 @@ def _pct(x: float) -> str:
 def write_study_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     lines = ["# Chameleon: candidates, walks, and each fix alone", "",
-             f"Produced by `{doc.get('command') or 'tensortune bench chameleon'}` "
+             f"Produced by `{commands_of(doc, 'tensortune bench chameleon')}` "
              f"({doc.get('wall_s', 0) / 60:.1f} min); seeds {cfg['seeds']}, budget {cfg['trials']}, "
              f"plan size {cfg['plan_size']}.", "",
              "## 1. Adaptive sampling's plan against the candidate-set size and the walk length", "",

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.bench.report import plot_best_curves, pyplot, save_figure, table, write_markdown
-from tensortune.bench.results import ResultsFile
+from tensortune.bench.results import ResultsFile, commands_of
 from tensortune.bench.traces import RunTrace, run_recipe
 from tensortune.core.stats import median, trials_to_reach
 
@@ -187,7 +187,7 @@ def summary_line(doc: dict[str, Any], row: dict[str, Any]) -> str:
 def write_ml2tuner_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     lines = ["# ML2Tuner vs AutoTVM, Chameleon with and without V", "", "Produced by:", "", "```",
-             doc.get("command") or "(command not recorded)", "```", "",
+             commands_of(doc), "```", "",
              f"{doc.get('seconds', 0) / 60:.1f} min, seeds {cfg['seeds']}. Accelerator: the VTA-like model on its "
              f"default design, {cfg['vta_trials']} measurements per run. CPU: this machine, {cfg['cpu_trials']} "
              "measurements per run.", "",

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tensortune.bench.report import fmt_reach, plot_best_curves, pyplot, save_figure, table, write_markdown
-from tensortune.bench.results import ResultsFile
+from tensortune.bench.results import ResultsFile, commands_of
 from tensortune.bench.traces import RunTrace, run_recipe
 from tensortune.bench.vta_oracle import exhaustive_optimum
 from tensortune.core.stats import median
@@ -186,7 +186,7 @@ def write_vta_arco_report(doc: dict[str, Any], out: Path) -> Path:
     sp = doc["speed"][0]
     seeds = ",".join(str(s) for s in cfg["seeds"])
     lines = ["# ARCO vs Chameleon vs AutoTVM on the VTA-like accelerator model", "", "Produced by:", "", "```",
-             doc.get("command") or "(command not recorded)", "```", "",
+             commands_of(doc), "```", "",
              f"{doc.get('seconds', 0) / 60:.1f} min. {cfg['trials']} measurements per layer and seed, plan size "
              f"{cfg['plan_size']}, seeds {seeds}. autotvm and chameleon tune software knobs on VTA's default design "
              "(1x16x16, 64-bit bus); arco tunes hardware and software within the default design's area and memory. "
