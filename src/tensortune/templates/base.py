@@ -28,6 +28,9 @@ class Template(ABC):
     # the split-knob factors whose product is the register block (knob name -> factor positions): transfer
     # keeps that product when it maps another shape's config onto this template's space
     register_block: dict[str, tuple[int, ...]] = {}
+    # the split-knob factor that is the vector of lanes (knob name, factor position), or None: the factor sized by
+    # the hardware's vector width, which schedule transfer tries doubled and halved (``TransferFeatures.lane_variants``)
+    vector_lanes: tuple[str, int] | None = None
 
     @abstractmethod
     def space(self, workload: Any) -> SearchSpace: ...

@@ -26,6 +26,7 @@ MAX_REGISTER_BLOCK = 1024  # floats accumulated per register block (f_r * f_v * 
 
 # the factors accumulated in registers: output-channel vectors x lanes x rows x columns
 REGISTER_BLOCK = {"tile_f": (2, 3), "tile_y": (2,), "tile_x": (2,)}
+VECTOR_LANES = ("tile_f", 3)  # the packed weight's innermost block: one FMA's output channels
 
 
 def _register_block(v: dict[str, Any]) -> int:
@@ -37,6 +38,7 @@ class CpuConv2d(Template):
     target_kind = "llvm"
     ops = ("conv2d_nchw",)
     register_block = REGISTER_BLOCK
+    vector_lanes = VECTOR_LANES
 
     def space(self, wl: Conv2d) -> SearchSpace:
         oh, ow = wl.out_hw

@@ -21,6 +21,7 @@ class CpuDense(Template):
     name = "dense.llvm"
     target_kind = "llvm"
     ops = ("dense",)
+    vector_lanes = ("tile_x", 3)
 
     def space(self, wl: Dense) -> SearchSpace:
         knobs = [

@@ -199,6 +199,57 @@ class TransferFeatures:
         return Config(tuple(base))
 
     @cached_property
+    def _lanes(self) -> tuple[int, int, tuple[int, ...]] | None:
+        """(knob position, lane factor, the knob's register-block factors) of the template's vector lanes
+        (``Template.vector_lanes``); None where the template names none or this space fixes them."""
+        from tensortune.templates import get_template
+
+        try:
+            tpl = get_template(self.task.template)
+        except ValueError:
+            return None
+        if not tpl.vector_lanes or tpl.vector_lanes[0] not in self.space.names:
+            return None
+        name, j = tpl.vector_lanes
+        pos = self.space.names.index(name)
+        knob = self.space.knobs[pos]
+        if knob.kind != "split" or len({o[j] for o in knob.options}) < 2:
+            return None
+        return pos, j, tuple(sorted({j, *tpl.register_block.get(name, ())}))
+
+    def lane_variants(self, cfg: Any) -> list[Any]:
+        """``cfg`` with its vector lanes doubled, then halved: the valid ones of the two. The lanes are the
+        factor sized by the hardware and the shape's divisors, not by the source's shape: a source that runs
+        best on 8 lanes says little about whether this task wants 8 or 16 (held-out L1 on the Zen 3 tables:
+        its one source, the corpus's 48-filter stem, is best at 8 lanes; L1's configs within 95% of its
+        optimum all have 16). The knob's other factors are chosen again: its register-block factors keep
+        their product as nearly as they can, then each factor its size (log2, the inner ones weighing
+        2**i, as in :meth:`nearest_config`); the other knobs stay as they are."""
+        from tensortune.space import Config
+
+        if self._lanes is None:
+            return []
+        pos, j, block = self._lanes
+        knob = self.space.knobs[pos]
+        cur = knob.options[cfg.indices[pos]]
+        out = []
+        for lanes in (cur[j] * 2, cur[j] // 2):
+            scored = []
+            for i, o in enumerate(knob.options):
+                if o[j] != lanes:
+                    continue
+                size = sum(math.log2(o[b]) - math.log2(cur[b]) for b in block)
+                rest = sum(2.0 ** f * (math.log2(o[f]) - math.log2(cur[f])) ** 2
+                           for f in range(len(o)) if f not in block)
+                scored.append((4.0 * size ** 2 + rest, i))
+            for _, i in sorted(scored):
+                c = Config(cfg.indices[:pos] + (i,) + cfg.indices[pos + 1:])
+                if self.space.is_valid(c):
+                    out.append(c)
+                    break
+        return out
+
+    @cached_property
     def _fixed_factors(self) -> list[list[int]]:
         """Per knob, the inner factors (after the outer one) of a split that are 1 in every option."""
         out = []

@@ -14,7 +14,8 @@ tables (replay). It gives
 - :meth:`TransferPrior.initial_configs`: the best configs of the most similar tasks (distance of the
   shape features) mapped onto the new task's space (per knob, the option whose features are nearest;
   a split's inner factors keep their absolute size: ``TransferFeatures.nearest_config``),
-  measured first instead of random ones: 8 of them, shared out over the sources (at least 2 each).
+  measured first instead of random ones: 8 of them, shared out over the sources (at least 2 each), the best
+  of them also with its vector lanes doubled and halved (``LANE_VARIANTS``).
 
 A source of the same operator shape measured on this machine (a *twin*: a whole model's convolutions that
 differ only in their fused epilogue) is not a prior but the task's own evidence (``TWINS``).
@@ -39,6 +40,13 @@ from tensortune.transfer.features import TransferFeatures, template_family
 # of held-out L1, the one layer with a single near source, to 95% of its optimum, 2 per source -> shared out:
 # rocketlake tables + corpus 63 -> 10, znver5 999 (never) -> 66, znver3 76 -> 76 (its corpus lacks the stem, so
 # L1 has several sources); L2 and L7 unchanged on all three, L8 4 -> 5 on znver5 and znver3.
+# LANE_VARIANTS: the first design's best mapped config is followed by itself with twice and half its vector lanes
+# (``TransferFeatures.lane_variants``; templates name the factor: ``Template.vector_lanes``). The lanes are sized by
+# the vector width and the shape's divisors, and the source's own best lane count need not be the task's. Measured
+# (stop 71, replay of held-out L1, autotvm with transfer, knobs+corpus, seeds 0-5, 120 measurements; median
+# measurements to 95% of the optimum, without -> with): Zen 3 tables 42 -> 2 (the 48-filter stem's best maps to
+# 8 lanes at 0.64-0.70 of L1's optimum; doubled, 16 lanes, at 0.95-1.0), emeraldrapids never (3 of 6 reach) ->
+# 105.5 (4 of 6), rocketlake 19 -> 19, Zen 4 VM 10.5 -> 10, Zen 5 24 -> 21.5; results/transfer/lanes-s71.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 # ... but never without the source's best rows: schedule transfer starts from them, and a random 1,024 of a
 # 1,344-config table dropped L7's best in a quarter of the seeds (stop 53: held-out L6's first configs then
@@ -303,14 +311,16 @@ class TransferPrior:
         measurements (``FADE`` if None)."""
         return PriorCostModel(base, self, fade or FADE)
 
-    def initial_configs(self, k: int = 8, per_source: int | None = None) -> list[Config]:
+    def initial_configs(self, k: int = 8, per_source: int | None = None, lane_variants: bool = True) -> list[Config]:
         """Up to ``k`` valid configs of this task's space: the best configs of the nearest sources,
         mapped knob by knob onto the nearest option, ``per_source`` from each (default: the ``k`` shared
         out over the sources with a working config, at least 2 each). The first design has ``k`` configs
         however many sources there are: a task with one near source (AlexNet's 11x11/4 stem has one in
         the corpus) gets that source's ``k`` best, not only its 2 best (on L1 the same schedule with two
-        unroll steps; see the comment on the first design at the top of this module). With a twin (``TWINS``),
-        the first design is the twins' ``k // 2`` best configs (at least one) and nothing else."""
+        unroll steps; see the comment on the first design at the top of this module). The best of them is
+        followed by itself with its vector lanes doubled and halved (``LANE_VARIANTS``), which take the places of
+        the last mapped ones (``lane_variants=False``: the mapped configs alone). With a twin (``TWINS``), the
+        first design is the twins' ``k // 2`` best configs (at least one) and nothing else."""
         space = self.task.space
         own = self.features
         out: list[Config] = []
@@ -349,6 +359,9 @@ class TransferPrior:
                 taken += add(src, i)
             if len(out) >= k:
                 break
+        if out and lane_variants:  # the best mapped config with its lanes doubled and halved next (LANE_VARIANTS)
+            extra = [c for c in own.lane_variants(out[0]) if space.index_of(c) not in seen]
+            out = [out[0], *extra, *out[1:]][:k]
         return out
 
 
