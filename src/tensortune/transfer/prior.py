@@ -43,10 +43,13 @@ from tensortune.transfer.features import TransferFeatures, template_family
 # LANE_VARIANTS: the first design's best mapped config is followed by itself with twice and half its vector lanes
 # (``TransferFeatures.lane_variants``; templates name the factor: ``Template.vector_lanes``). The lanes are sized by
 # the vector width and the shape's divisors, and the source's own best lane count need not be the task's. Measured
-# (stop 71, replay of held-out L1, autotvm with transfer, knobs+corpus, seeds 0-5, 120 measurements; median
-# measurements to 95% of the optimum, without -> with): Zen 3 tables 42 -> 2 (the 48-filter stem's best maps to
-# 8 lanes at 0.64-0.70 of L1's optimum; doubled, 16 lanes, at 0.95-1.0), emeraldrapids never (3 of 6 reach) ->
-# 105.5 (4 of 6), rocketlake 19 -> 19, Zen 4 VM 10.5 -> 10, Zen 5 24 -> 21.5; results/transfer/lanes-s71.
+# (stop 71, replay, autotvm with transfer, knobs+corpus, seeds 0-5, 120 measurements; median measurements to 95% of
+# the optimum, the first design before -> with the variants; results/transfer/lanes-s71): held-out L1 on the Zen 3
+# tables 42 -> 2 (the 48-filter stem's best maps to 8 lanes at 0.64-0.70 of L1's optimum; doubled, 16 lanes, at
+# 0.95-1.0), emeraldrapids never (3 of 6 reach) -> 105.5 (4 of 6), rocketlake 19 -> 19, Zen 4 VM 10.5 -> 10, Zen 5
+# 24 -> 21.5; L2: Zen 3 55.5 -> 44, emeraldrapids and Zen 5 3 -> 4, rocketlake 1 -> 1, and the Zen 4 VM 20 (6 of 6)
+# -> never (2 of 6): there the doubled config (0.46) sends four seeds' searches astray. L7, L8: one later (4 -> 5,
+# 3 -> 4 on Zen 3), as the variant comes before the mapped config that reaches.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 # ... but never without the source's best rows: schedule transfer starts from them, and a random 1,024 of a
 # 1,344-config table dropped L7's best in a quarter of the seeds (stop 53: held-out L6's first configs then
