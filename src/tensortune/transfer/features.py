@@ -217,6 +217,13 @@ class TransferFeatures:
             return None
         return pos, j, tuple(sorted({j, *tpl.register_block.get(name, ())}))
 
+    def lanes_of(self, cfg: Any) -> int | None:
+        """``cfg``'s vector lane count; None where the template names none or this space fixes it."""
+        if self._lanes is None:
+            return None
+        pos, j, _block = self._lanes
+        return int(self.space.knobs[pos].options[cfg.indices[pos]][j])
+
     def lane_variants(self, cfg: Any) -> list[Any]:
         """``cfg`` with its vector lanes doubled, then halved: the valid ones of the two. The lanes are the
         factor sized by the hardware and the shape's divisors, not by the source's shape: a source that runs

@@ -15,7 +15,8 @@ tables (replay). It gives
   shape features) mapped onto the new task's space (per knob, the option whose features are nearest;
   a split's inner factors keep their absolute size: ``TransferFeatures.nearest_config``),
   measured first instead of random ones: 8 of them, shared out over the sources (at least 2 each), the best
-  of them also with its vector lanes doubled and halved (``LANE_VARIANTS``).
+  of them also with its vector lanes doubled and halved where the mapped ones all hold one lane count
+  (``LANE_VARIANTS``).
 
 A source of the same operator shape measured on this machine (a *twin*: a whole model's convolutions that
 differ only in their fused epilogue) is not a prior but the task's own evidence (``TWINS``).
@@ -50,6 +51,14 @@ from tensortune.transfer.features import TransferFeatures, template_family
 # 24 -> 21.5; L2: Zen 3 55.5 -> 44, emeraldrapids and Zen 5 3 -> 4, rocketlake 1 -> 1, and the Zen 4 VM 20 (6 of 6)
 # -> never (2 of 6): there the doubled config (0.46) sends four seeds' searches astray. L7, L8: one later (4 -> 5,
 # 3 -> 4 on Zen 3), as the variant comes before the mapped config that reaches.
+# Since stop 72 the variants come only where the mapped configs all hold one lane count: where the sources' best
+# configs already map onto two, the lanes are tried and a variant is one more outcome for the model to weigh. Which
+# case a layer is does not depend on the seed (results/transfer/lanes-s71/rule.txt). Replay as above (stop 72,
+# results/transfer/lane-rule-s72; every run equal, seed by seed, to stop 71's run with or without the variants):
+# the L1 gains kept on Zen 3 (2), emeraldrapids (105.5), rocketlake (19) and the Zen 4 VM (10), whose L1s map onto
+# one lane count; Zen 5's L1 maps onto two and stays at 24 (21.5 with the variants); the Zen 4 VM's L2 back to 20
+# (6 of 6 reach), Zen 3's L2 back to 55.5 (44 with them); L7 and L8 as before on every CPU except Zen 5's L8, which
+# maps onto 16 lanes alone: 5 -> 6.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 # ... but never without the source's best rows: schedule transfer starts from them, and a random 1,024 of a
 # 1,344-config table dropped L7's best in a quarter of the seeds (stop 53: held-out L6's first configs then
@@ -321,8 +330,9 @@ class TransferPrior:
         however many sources there are: a task with one near source (AlexNet's 11x11/4 stem has one in
         the corpus) gets that source's ``k`` best, not only its 2 best (on L1 the same schedule with two
         unroll steps; see the comment on the first design at the top of this module). The best of them is
-        followed by itself with its vector lanes doubled and halved (``LANE_VARIANTS``), which take the places of
-        the last mapped ones (``lane_variants=False``: the mapped configs alone). With a twin (``TWINS``), the
+        followed by itself with its vector lanes doubled and halved where the mapped configs all hold one lane
+        count (``LANE_VARIANTS``); the variants take the places of the last mapped ones (``lane_variants=False``:
+        the mapped configs alone). With a twin (``TWINS``), the
         first design is the twins' ``k // 2`` best configs (at least one) and nothing else."""
         space = self.task.space
         own = self.features
@@ -362,7 +372,9 @@ class TransferPrior:
                 taken += add(src, i)
             if len(out) >= k:
                 break
-        if out and lane_variants:  # the best mapped config with its lanes doubled and halved next (LANE_VARIANTS)
+        # the best mapped config with its lanes doubled and halved next, where the mapped configs all hold one lane
+        # count: sources that disagree on the lanes already try more than one (LANE_VARIANTS)
+        if out and lane_variants and len({own.lanes_of(c) for c in out}) == 1:
             extra = [c for c in own.lane_variants(out[0]) if space.index_of(c) not in seen]
             out = [out[0], *extra, *out[1:]][:k]
         return out
