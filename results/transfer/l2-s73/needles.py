@@ -2,15 +2,11 @@
 Usage: python needles.py DIR [DIR ...] (a table directory; 'package' for the package's tables)"""
 import sys
 
-import numpy as np
-
 from tensortune.bench.groundtruth import load_table
 
 for d in sys.argv[1:]:
     row = []
     for layer in ("L1", "L2", "L7", "L8"):
         t = load_table(layer, None if d == "package" else d)
-        g = np.where(np.isfinite(t.cost) & (t.cost > 0), t.task.flops / np.where(t.cost > 0, t.cost, 1), 0)
-        r = g / g.max()
-        row.append(f"{layer} {int((r >= 0.95).sum())}/{int((r >= 0.9).sum())}/{len(r)}")
+        row.append(f"{layer} {t.configs_within(0.95)}/{t.configs_within(0.9)}/{t.n}")
     print(f"{d.rstrip('/').split('/')[-1]:40s} {t.meta.get('machine', {}).get('llvm_cpu')}: " + "; ".join(row))

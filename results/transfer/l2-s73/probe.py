@@ -3,38 +3,36 @@ Prints L2's best configs, the first design (mapped configs, their share of the o
 weights, and, for one seed, every measurement of the run in order with its share of the optimum.
 Usage: python probe.py TABLES_DIR SEED"""
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
 from tensortune.bench.groundtruth import load_table
-from tensortune.bench.transfer import run_one
+from tensortune.measure.replay import ReplayMeasurer
+from tensortune.storage import SQLiteStorage
 from tensortune.transfer import TransferPrior
 from tensortune.transfer.corpus import default_corpus
+from tensortune.tuners import Budget, Tuner, create
 
 tables, seed = sys.argv[1], int(sys.argv[2])
 tabs = {n: load_table(n, tables) for n in ("L1", "L2", "L7", "L8")}
 held = tabs["L2"]
 sp = held.task.space
 opt = float(held.optimum_gflops)
-g = np.where(np.isfinite(held.cost) & (held.cost > 0), held.task.flops / np.where(held.cost > 0, held.cost, 1) / 1e9, 0)
-rel = dict(zip(held.index.tolist(), (g / opt).tolist()))
-print(f"L2 table: {len(held.index)} configs, optimum {opt:.1f} GFLOP/s, "
-      f"{sum(v >= 0.95 for v in rel.values())} within 95%, {sum(v >= 0.9 for v in rel.values())} within 90%")
+g = held.gflops
+rel = dict(zip(held.index.tolist(), (g / opt).tolist(), strict=True))
+print(f"L2 table: {held.n} configs, optimum {opt:.1f} GFLOP/s, "
+      f"{held.configs_within(0.95)} within 95%, {held.configs_within(0.9)} within 90%")
 for i in np.argsort(-g)[:12]:
     print(f"  {g[i] / opt:.3f} {sp.to_json(sp.config(int(held.index[i])))}")
 corpus = default_corpus(held.meta.get("machine", {}).get("llvm_cpu"))
 prior = TransferPrior.from_tables(held.task, [t for n, t in tabs.items() if n != "L2"], seed, corpus=corpus)
-print("sources:", [(s.name, round(w, 4), len(s.y)) for s, w in zip(prior.sources, prior.similarity)])
+print("sources:", [(s.name, round(w, 4), len(s.y)) for s, w in zip(prior.sources, prior.similarity, strict=True)])
 for c in prior.initial_configs():
     print(f"  first {rel.get(sp.index_of(c), float('nan')):.3f} {sp.to_json(c)}")
 
-# the run, measurement by measurement
-import tempfile
-from pathlib import Path
-
-from tensortune.measure.replay import ReplayMeasurer
-from tensortune.storage import SQLiteStorage
-from tensortune.tuners import Budget, Tuner, create
+# the run, measurement by measurement (bench.transfer.run_one keeps only the curve; the records' order is wanted here)
 
 strat = create("autotvm", sp, seed, transfer=prior, task=held.task)
 with tempfile.TemporaryDirectory() as d:

@@ -23,6 +23,7 @@ ORIG_SAMPLE = MB.ModelBasedStrategy.sample
 
 
 def one_knob_neighbours(space, cfg):
+    # every other option of one knob (SearchSpace.neighbors moves a knob one option up or down only)
     out = []
     for pos, r in enumerate(space.radices):
         for v in range(int(r)):
