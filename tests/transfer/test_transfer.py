@@ -635,6 +635,27 @@ def test_a_greedy_recipe_with_transfer_refits_every_16_measurements_and_the_sour
     assert sum(model.base.weights[:-1]) == pytest.approx(0.2)
 
 
+def test_with_transfer_a_greedy_plan_is_the_diverse_pick_of_a_wider_pool(tables, monkeypatch):
+    """``TRANSFER_DIVERSITY`` r: with transfer, a greedy recipe's sampler picks its plan by AutoTVM's submodular
+    pick among r x plan candidates; without transfer, and for an adaptive sampler, nothing changes."""
+    from tensortune.transfer import TransferPrior
+    from tensortune.tuners import create, recipes
+
+    held = tables["L8"]
+    prior = TransferPrior.from_tables(held.task, [tables[x] for x in ("L1", "L2", "L7")])
+    monkeypatch.setattr(recipes, "TRANSFER_DIVERSITY", 3.0)
+    s = create("autotvm", held.task.space, 0, transfer=prior)
+    assert s.sampler.diversity == 3.0 and s.n_candidates == 3 * s.plan_size
+    plan = s.ask(16)
+    assert len(set(plan)) == 16 and all(held.task.space.is_valid(c) for c in plan)
+    plain = create("autotvm", held.task.space, 0)
+    assert plain.sampler.diversity == 0.0 and plain.n_candidates == plain.plan_size
+    assert not hasattr(create("chameleon", held.task.space, 0, transfer=prior).sampler, "diversity")
+    monkeypatch.setattr(recipes, "TRANSFER_DIVERSITY", 0.0)
+    s = create("autotvm", held.task.space, 0, transfer=prior)
+    assert s.sampler.diversity == 0.0 and s.n_candidates == s.plan_size
+
+
 def test_a_twin_of_the_same_shape_weighs_as_the_tasks_own_and_gives_the_first_design(tables):
     """A source of the same operator shape measured on this machine (a twin: convs that differ only in their
     fused epilogue) weighs in the cost model like the task's own outcomes, fades the other sources as own

@@ -4,6 +4,7 @@ new recipe is one entry here, and the conformance suite reads requirements from 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -156,6 +157,17 @@ TRANSFER_PLAN_SIZE = 16
 # Zen 4 VM's L7 from 86 to 9 measurements to 95% and Zen 3's L2 from never to 91, but rocketlake's L1 from 49 to 89
 # and Zen 5's L1 from 70 to never (mean of 48 runs 46.7 -> 45.5: mixed).
 TRANSFER_KEEP_BEST = 0
+# With transfer, a greedy recipe's plan is AutoTVM's submodular pick among the top TRANSFER_DIVERSITY x plan
+# candidates (``samplers.greedy``; 0: the top of the plan, as published). Why: a task's first rounds rank with a
+# model of other tasks' records, which can hold one wrong region; ResNet-18's stem on Zen 3 (stop 74, seed 1) spent
+# its second round of 16 on 15 configs with the same tile_x, tile_rc, tile_ry and tile_rx (41-46 GFLOP/s), after a
+# first design whose best ran at 76.8, where the run without transfer found 135.8. Not on: replayed (stop 75,
+# results/transfer/div-s75, L1, L2, L7, L8 held out on five CPUs' tables, seeds 0-5, 120 measurements), median
+# measurements to 95% with the top of the plan -> a pool of 2 x plan: Zen 3 L2 55.5 -> 45 (3 x plan: 58.5); Zen 5 L1
+# 24 -> 26; rocketlake L1 19 -> 21.5; emeraldrapids L1 105.5 (4 of 6 reach) -> never (1 of 6); Zen 4 VM L1 10 ->
+# 16.5, L2 20 -> never (3 of 6), L7 12.5 -> 13.5; the 13 cells a first design reaches, unchanged. Once a model has
+# found the region, its top is worth more than new knob values.
+TRANSFER_DIVERSITY = 0.0
 
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
@@ -184,15 +196,16 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     sopts = {**r.sampler_options, **(sampler_options or {})}
     if transfer and r.sampler == "adaptive":
         sopts.setdefault("keep_best", TRANSFER_KEEP_BEST)
+    diversity = TRANSFER_DIVERSITY if transfer and r.sampler == "greedy" else 0.0
     if r.sampler == "greedy":
-        sampler = make_sampler("greedy", epsilon=epsilon)
+        sampler = make_sampler("greedy", epsilon=epsilon, diversity=diversity)
     elif r.sampler == "confidence":  # draws on the critic of the explorer's agents
         sampler = make_sampler("confidence", value_fn=explorer.values, **sopts)  # type: ignore[attr-defined]
     else:
         sampler = make_sampler(r.sampler, **sopts)
     factor = candidates if candidates is not None else r.candidates
     if factor is None:
-        factor = candidate_factor(r.sampler)
+        factor = max(candidate_factor(r.sampler), math.ceil(diversity))
     model = make_cost_model(r.cost_model, loss=loss or transfer_loss(r, transfer), seed=seed)
     encode = None
     if transfer:
