@@ -1,6 +1,6 @@
 """AutoTVM's plan: the top (1 - eps) * k candidates by predicted score, the rest uniformly random.
 
-With ``diversity`` r > 1 the greedy part is picked among the top r x (1 - eps) x k candidates by AutoTVM's
+With ``diversity`` r >= 1 the greedy part is picked among the top r x (1 - eps) x k candidates by AutoTVM's
 submodular pick (its ``diversity_filter_ratio``, ``autotvm.tuner.model_based_tuner.submodular_pick``): one by one,
 the candidate whose score plus the number of knobs on which it takes a value no pick so far has taken is
 largest. Scores enter as their rank in the pool, scaled to [0, 1] (a rank-loss model's scores have no unit), so a
