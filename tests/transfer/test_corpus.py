@@ -48,6 +48,11 @@ def test_a_corpus_round_trips_and_reads_like_a_database(tables, tmp_path):
         mine = {(r.config_index, r.cost) for r in db.records(key, target, kind="trial")}  # remeasures left out
         assert back.count_task(key, target) == len(mine)
         assert {(r.config_index, r.cost) for r in back.records(key, target)} == mine
+    # a loaded record carries its task's name again (the file keeps it once, on the task), so records exported
+    # from a corpus into a database name their task (stop 76: they did not, and a build resumed on them wrote a
+    # corpus of nameless tasks)
+    names = {t.task_key: t.name for t in back.tasks_}
+    assert all(names.values()) and all(r.task_name == names[r.task_key] for r in back.records())
 
 
 def test_the_corpus_is_the_prior_of_an_empty_database_and_fades_as_records_arrive(tables, tmp_path):
@@ -272,18 +277,28 @@ def test_a_cpu_without_a_corpus_of_its_own_takes_the_nearest_by_vector_width_the
 @pytest.mark.slow
 def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp_path, monkeypatch, capsys):
     from tensortune.cli.main import main
-    from tensortune.models.corpus import CORPUS_MODELS, corpus_op_trials, corpus_ops
+    from tensortune.models.corpus import CORPUS_MODELS, STEM_RUN, corpus_op_trials, corpus_ops
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer.corpus import Corpus
 
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks"))
     db, out = tmp_path / "c.db", tmp_path / "c.json.gz"
     argv = ["corpus", "build", "--db", str(db), "--out", str(out), "--model-trials", "16", "--trials", "2",
-            "--repeat", "1", "--min-repeat-ms", "1", "--no-progress"]
+            "--stem-trials", "20", "--repeat", "1", "--min-repeat-ms", "1", "--no-progress"]
     assert main(argv) == 0
     corpus = Corpus.load(str(out))
     st = SQLiteStorage(db)
     n = len(st.records(kind="trial"))
+    # part 1b: each corpus model's stem (CorpusNet's 7x7/2 and CorpusWideNet's first 3x3, both on RGB) measured on
+    # its own until it holds --stem-trials records, in a run of its own; no other task gets such a run
+    stem_runs = [r for r in st.records(kind="trial") if r.run_id.startswith(f"{STEM_RUN}-s0-")]
+    stems = {r.task_key for r in stem_runs}
+    assert len(stems) == len(CORPUS_MODELS)
+    for key in stems:
+        recs = st.records(key, stem_runs[0].target_key, kind="trial")
+        assert len(recs) == 20 > len([r for r in recs if r.run_id.startswith(STEM_RUN)])
+        assert {t.name for t in corpus.tasks_ if t.task_key == key} <= {"fused_conv2d_NCHWc_subtract_divide_multiply_add1_relu1"}
+        assert sum(len(t.records) for t in corpus.tasks_ if t.task_key == key) == 20
     singles = len(corpus_ops())  # 14 single layers (11 convs, 3 dense)
     assert singles == 14
     per_op = corpus_op_trials(2)  # 2 each, 8 for the three stem-like shapes
@@ -292,7 +307,7 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     assert len(single_records) == sum(per_op.values())
     # the model part: 16 a model in its direct graph, and in its Winograd graph up to 16 more (the direct tasks
     # both graphs share resume their records there), and the single layers
-    assert 16 * len(CORPUS_MODELS) < n - sum(per_op.values()) <= 32 * len(CORPUS_MODELS)
+    assert 16 * len(CORPUS_MODELS) < n - sum(per_op.values()) - len(stem_runs) <= 32 * len(CORPUS_MODELS)
     assert len({r.task_key for r in st.records(kind="trial")
                 if r.task_key.startswith("conv2d_winograd_fused.llvm|")}) >= 2
     # every trial record of the corpus's tasks is in it; the model part's MetaSchedule-space tasks (pooling,
@@ -303,6 +318,7 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     assert any(t.task_key.startswith("conv2d_winograd_fused.llvm|") for t in corpus.tasks_)
     assert main(argv) == 0  # a rerun resumes: nothing measured again
     assert len(SQLiteStorage(db).records(kind="trial")) == n
+    assert main([a if a != "20" else "-1" for a in argv]) == 2  # a negative --stem-trials is refused
     # a fresh task directory (another machine): a single-layer run learns from the corpus
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks2"))
     capsys.readouterr()
@@ -367,6 +383,29 @@ def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_as
     assert measured == corpus_op_trials(64)
     assert measured["corpus:conv3x195-48k11s4"] == 256 and measured["corpus:conv96x40-96k3s1"] == 64
     assert "conv2d_winograd_fused.llvm" in corpus.templates()
+
+
+def test_the_znver3_corpus_holds_its_stems_at_the_records_corpus_build_asks(tmp_path, monkeypatch):
+    """Part 1b of ``corpus build`` (stop 76) measures each corpus model's stem (a conv on RGB input) on its own up
+    to :data:`CORPUS_STEM_TRIALS` records; the znver3 file was extended with it (the other CPUs' files predate
+    it), so a change of the constant without a rebuild, or a truncated file, fails here."""
+    from tensortune.models.corpus import CORPUS_STEM_TRIALS, STEM_RUN, is_stem
+    from tensortune.transfer.corpus import default_corpus
+    from tensortune.workloads.tir import TirWorkload
+
+    monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path))
+    corpus = default_corpus("znver3")
+    assert corpus is not None
+    corpus.install_task_files()  # (loading the default corpus may have installed them already)
+    stems = [t for t in corpus.tasks_ if any(r.run_id.startswith(f"{STEM_RUN}-") for r in t.records)]
+    assert len(stems) >= 2
+    for t in stems:
+        assert len(t.records) == CORPUS_STEM_TRIALS, t.name
+        assert t.task_file is not None
+        assert is_stem(TirWorkload(t.task_key.split("|tir:", 1)[1]))
+    # and no other task of it is a stem: CorpusNet's 7x7/2 and CorpusWideNet's first 3x3 are the two
+    tir = [t for t in corpus.tasks_ if "|tir:" in t.task_key and t.task_file is not None]
+    assert {t.task_key for t in tir if is_stem(TirWorkload(t.task_key.split("|tir:", 1)[1]))} == {t.task_key for t in stems}
 
 
 def test_a_corpus_names_the_templates_it_has_no_records_of():

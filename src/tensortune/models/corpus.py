@@ -6,7 +6,8 @@ rerun with the same database and seed measures only what is missing):
 1. the whole-model flow on :data:`CORPUS_MODELS` (:class:`~tensortune.models.zoo.CorpusNet`, at most 80
    pixels, and :class:`~tensortune.models.zoo.CorpusWideNet`, 12-192 pixels; blocked layout, fused
    epilogues, cold caches, as ``tune --model`` measures), so whole-model runs of other models start from
-   their records;
+   their records; then (part 1b) each of their stems, measured on its own until it has
+   :data:`CORPUS_STEM_TRIALS` records (the flow gives a stem few: a whole-model run's stem transfers from them);
 2. single layers (``conv2d_nchw.llvm`` and ``dense.llvm``, warm caches, as ``tune --conv/--dense``)
    of :data:`CORPUS_OPS`, for single-layer runs.
 
@@ -28,6 +29,7 @@ from tensortune.models.layout import apply_layout
 from tensortune.models.zoo import CorpusNet, CorpusWideNet, randomize_batchnorm
 from tensortune.templates import default_template, make_task
 from tensortune.transfer.corpus import Corpus
+from tensortune.transfer.features import conv_in_channels
 from tensortune.workloads import Conv2d, Dense
 
 # single layers: (C, H, W, K, kernel, stride, pad); dense (M, K, N). None is a shape of AlexNet, VGG-16,
@@ -56,11 +58,27 @@ CORPUS_DENSES = [(1, 640, 500), (1, 1536, 768), (1, 2048, 256)]
 # stem's new best is L3's optimum (results/transfer/loo-rocketlake-s52). A resumed build measures only the added trials.
 CORPUS_TRIALS_FACTOR = {(3, 195, 195, 48, 11, 4, 2): 4, (3, 160, 160, 48, 3, 1, 1): 4, (64, 128, 128, 64, 3, 1, 1): 4}
 CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
+# part 1b (stop 76): the corpus models' stems, convolutions of at most STEM_CHANNELS input channels (RGB), are
+# measured on their own after the whole-model flow until each has this many records: the flow's allocator gives a
+# stem few of its 640 (Zen 3, stop 70's build: 40 for CorpusNet's 7x7/2 stem, best 120.8 GFLOP/s; 22 for
+# CorpusWideNet's first conv), and a whole-model run's stem is transferred from them alone. On the Zen 3 VM (stop
+# 76, results/transfer/znver3-s76/) 256 measurements of CorpusNet's stem found 176.2 GFLOP/s, and ResNet-18's
+# 7x7/2 stem then started from 179-184 GFLOP/s (its 8 mapped configs, three seeds) against 42-156 from the 40
+# records, and 174-177 after 80 measurements of its own without transfer.
+CORPUS_STEM_TRIALS = 256
+STEM_CHANNELS = 4
+STEM_RUN = "corpus-stem"  # the tuner name of part 1b's runs (their run ids: corpus-stem-s<seed>-<task hash>)
 # each corpus model is tuned in both graphs ``tune --model --winograd`` builds: its 3x3 stride-1 convs direct
 # (``off``) and as Winograd tasks (``auto``, the default), so that a whole-model run of either starts from
 # records of its own templates. The second graph's remaining direct tasks (stems, strided, 1x1) are the first's:
 # their records count toward its budget (the flow resumes them), so its Winograd tasks get the rest.
 CORPUS_WINOGRAD = ("off", "auto")
+
+
+def is_stem(workload: Any) -> bool:
+    """A convolution on at most :data:`STEM_CHANNELS` input channels (a network's first layer, on RGB)."""
+    c = conv_in_channels(workload)
+    return c is not None and c <= STEM_CHANNELS
 
 
 def corpus_ops() -> list[tuple[str, Any]]:
@@ -96,15 +114,18 @@ def corpus_model(target: dict[str, Any], seed: int = 0, name: str = "corpusnet",
 
 def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target: dict[str, Any], out: str,
                  model_trials: int = 640, op_trials: int = 32, seed: int = 0, recipe: str = "autotvm",
+                 stem_trials: int = CORPUS_STEM_TRIALS,
                  status: Callable[[str], None] = lambda _m: None,
                  on_round: Callable[[int, TaskRow, int], None] | None = None, command: str = "") -> Corpus:
     """Measure (or resume) both parts into ``storage`` and write the corpus file ``out``
-    (``model_trials`` measurements for each model of :data:`CORPUS_MODELS`)."""
+    (``model_trials`` measurements for each model of :data:`CORPUS_MODELS`, then each of their stems measured
+    on its own until it has ``stem_trials`` records)."""
     from tensortune.core.targets import device_name
     from tensortune.tuners import recipes
-    from tensortune.tuners.loop import Budget, Tuner
+    from tensortune.tuners.loop import Budget, Tuner, make_run_id
 
     keys: list[tuple[str, str]] = []
+    stems: dict[str, Any] = {}
     with model_measurer:
         for name, winograd in itertools.product(CORPUS_MODELS, CORPUS_WINOGRAD):
             graph = "Winograd 3x3 convs" if winograd == "auto" else "direct convs"
@@ -113,6 +134,19 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
                              storage=storage, recipe=recipe, trials=model_trials, seed=seed, on_round=on_round,
                              transfer=True, corpus=None)
             keys += [(r.task.key, r.task.target_json) for r in res.rows if r.task is not None and r.template != MS_SPACE]
+            stems.update({r.task.key: r.task for r in res.rows if r.task is not None and r.template != MS_SPACE
+                          and is_stem(r.task.workload)})
+        for task in stems.values():  # part 1b: the stems to CORPUS_STEM_TRIALS records each, cold caches
+            own = make_run_id(task, STEM_RUN, seed)
+            have = sum(r.run_id != own for r in storage.records(task.key, task.target_json, kind="trial"))
+            n = max(0, stem_trials - have)  # the stem run's own budget: what the whole-model flow left to measure
+            if n == 0:
+                continue
+            strategy = recipes.create(recipe, task.space, seed, task=task)
+            s = Tuner(task, strategy, model_measurer, storage, Budget(trials=n), tuner_name=STEM_RUN, seed=seed,
+                      batch_size=16, remeasure_best=False).run()
+            status(f"part 1b: the stem {task.name}: {have} measurements in the whole-model flow, {s.trials} on its "
+                   f"own, best {s.best_gflops:.1f} GFLOP/s" + (f" ({s.resumed} resumed)" if s.resumed else ""))
     ops, trials = corpus_ops(), corpus_op_trials(op_trials)
     more = [n for n in trials if trials[n] > op_trials]
     status(f"part 2: {len(ops)} single layers, {op_trials} measurements each"

@@ -155,7 +155,8 @@ class Corpus:
             raise CorpusError(f"{path} is not a tensortune corpus (format {FORMAT} expected)")
         try:
             tasks = [CorpusTask(t["task_key"], t["target_key"], t.get("name", ""),
-                                [TuningRecord.from_json({**r, "task_key": t["task_key"], "target_key": t["target_key"]})
+                                [TuningRecord.from_json({**r, "task_key": t["task_key"], "target_key": t["target_key"],
+                                                         "task_name": t.get("name", "")})
                                  for r in t["records"]], t.get("task_file")) for t in d["tasks"]]
         except (KeyError, TypeError, ValueError) as e:
             raise CorpusError(f"corpus file {path} has a malformed task or record ({e})") from None

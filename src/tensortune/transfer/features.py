@@ -54,6 +54,12 @@ def shape_features(workload: Any) -> np.ndarray:
     return out
 
 
+def conv_in_channels(workload: Any) -> int | None:
+    """The input channels of a convolution workload (a TIR task's too), or None for anything else."""
+    conv = _as_conv(workload)
+    return int(conv[0].in_channels) if conv is not None else None
+
+
 def _as_conv(workload: Any) -> tuple[Any, int] | None:
     if str(getattr(workload, "op", "")).startswith("conv2d"):
         return workload, 1
