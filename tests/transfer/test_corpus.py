@@ -397,15 +397,18 @@ def test_the_znver3_corpus_holds_its_stems_at_the_records_corpus_build_asks(tmp_
     corpus = default_corpus("znver3")
     assert corpus is not None
     corpus.install_task_files()  # (loading the default corpus may have installed them already)
+    def stem(t):
+        return is_stem(TirWorkload(t.task_key.split("|tir:", 1)[1]))
+
     stems = [t for t in corpus.tasks_ if any(r.run_id.startswith(f"{STEM_RUN}-") for r in t.records)]
     assert len(stems) >= 2
     for t in stems:
         assert len(t.records) == CORPUS_STEM_TRIALS, t.name
         assert t.task_file is not None
-        assert is_stem(TirWorkload(t.task_key.split("|tir:", 1)[1]))
+        assert stem(t)
     # and no other task of it is a stem: CorpusNet's 7x7/2 and CorpusWideNet's first 3x3 are the two
     tir = [t for t in corpus.tasks_ if "|tir:" in t.task_key and t.task_file is not None]
-    assert {t.task_key for t in tir if is_stem(TirWorkload(t.task_key.split("|tir:", 1)[1]))} == {t.task_key for t in stems}
+    assert {t.task_key for t in tir if stem(t)} == {t.task_key for t in stems}
 
 
 def test_a_corpus_names_the_templates_it_has_no_records_of():

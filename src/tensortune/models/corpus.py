@@ -124,6 +124,11 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner, make_run_id
 
+    def tune_alone(task: Any, measurer: Any, trials: int, tuner: str) -> Any:  # one task, its own run
+        strategy = recipes.create(recipe, task.space, seed, task=task)
+        return Tuner(task, strategy, measurer, storage, Budget(trials=trials), tuner_name=tuner, seed=seed,
+                     batch_size=16, remeasure_best=False).run()
+
     keys: list[tuple[str, str]] = []
     stems: dict[str, Any] = {}
     with model_measurer:
@@ -133,18 +138,16 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
             res = tune_model(corpus_model(target, seed, name, winograd), target, measurer=model_measurer,
                              storage=storage, recipe=recipe, trials=model_trials, seed=seed, on_round=on_round,
                              transfer=True, corpus=None)
-            keys += [(r.task.key, r.task.target_json) for r in res.rows if r.task is not None and r.template != MS_SPACE]
-            stems.update({r.task.key: r.task for r in res.rows if r.task is not None and r.template != MS_SPACE
-                          and is_stem(r.task.workload)})
+            tuned = [r.task for r in res.rows if r.task is not None and r.template != MS_SPACE]
+            keys += [(t.key, t.target_json) for t in tuned]
+            stems.update({t.key: t for t in tuned if is_stem(t.workload)})
         for task in stems.values():  # part 1b: the stems to CORPUS_STEM_TRIALS records each, cold caches
             own = make_run_id(task, STEM_RUN, seed)
             have = sum(r.run_id != own for r in storage.records(task.key, task.target_json, kind="trial"))
             n = max(0, stem_trials - have)  # the stem run's own budget: what the whole-model flow left to measure
             if n == 0:
                 continue
-            strategy = recipes.create(recipe, task.space, seed, task=task)
-            s = Tuner(task, strategy, model_measurer, storage, Budget(trials=n), tuner_name=STEM_RUN, seed=seed,
-                      batch_size=16, remeasure_best=False).run()
+            s = tune_alone(task, model_measurer, n, STEM_RUN)
             status(f"part 1b: the stem {task.name}: {have} measurements in the whole-model flow, {s.trials} on its "
                    f"own, best {s.best_gflops:.1f} GFLOP/s" + (f" ({s.resumed} resumed)" if s.resumed else ""))
     ops, trials = corpus_ops(), corpus_op_trials(op_trials)
@@ -154,9 +157,7 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
     with op_measurer:
         for name, wl in ops:
             task = make_task(wl, default_template(wl.op, target["kind"]), target, name)
-            strategy = recipes.create(recipe, task.space, seed, task=task)
-            s = Tuner(task, strategy, op_measurer, storage, Budget(trials=trials[name]), tuner_name=recipe, seed=seed,
-                      batch_size=16, remeasure_best=False).run()
+            s = tune_alone(task, op_measurer, trials[name], recipe)
             status(f"  {name}: {s.trials} measurements, best {s.best_gflops:.1f} GFLOP/s"
                    + (f" ({s.resumed} resumed)" if s.resumed else ""))
             keys.append((task.key, task.target_json))
