@@ -277,14 +277,16 @@ def test_a_cpu_without_a_corpus_of_its_own_takes_the_nearest_by_vector_width_the
 @pytest.mark.slow
 def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp_path, monkeypatch, capsys):
     from tensortune.cli.main import main
-    from tensortune.models.corpus import CORPUS_MODELS, STEM_RUN, corpus_op_trials, corpus_ops
+    from tensortune.models.corpus import CONV_RUN, CORPUS_MODELS, STEM_RUN, corpus_op_trials, corpus_ops, is_stem
+    from tensortune.transfer.features import conv_in_channels
+    from tensortune.workloads.tir import TirWorkload
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer.corpus import Corpus
 
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks"))
     db, out = tmp_path / "c.db", tmp_path / "c.json.gz"
     argv = ["corpus", "build", "--db", str(db), "--out", str(out), "--model-trials", "16", "--trials", "2",
-            "--stem-trials", "20", "--repeat", "1", "--min-repeat-ms", "1", "--no-progress"]
+            "--stem-trials", "20", "--conv-trials", "3", "--repeat", "1", "--min-repeat-ms", "1", "--no-progress"]
     assert main(argv) == 0
     corpus = Corpus.load(str(out))
     st = SQLiteStorage(db)
@@ -299,6 +301,19 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
         assert len(recs) == 20 > len([r for r in recs if r.run_id.startswith(STEM_RUN)])
         assert {t.name for t in corpus.tasks_ if t.task_key == key} <= {"fused_conv2d_NCHWc_subtract_divide_multiply_add1_relu1"}
         assert sum(len(t.records) for t in corpus.tasks_ if t.task_key == key) == 20
+    # and every other convolution of theirs (direct and Winograd) until it holds at least --conv-trials records:
+    # those the flow gave fewer get a run of their own that ends there
+    conv_runs = [r for r in st.records(kind="trial") if r.run_id.startswith(f"{CONV_RUN}-s0-")]
+    model_convs = [t for t in corpus.tasks_ if "|tir:" in t.task_key
+                   and conv_in_channels(TirWorkload(t.task_key.split("|tir:", 1)[1])) is not None]
+    assert len(model_convs) >= 10
+    for t in model_convs:
+        mine = [r for r in t.records if r.run_id.startswith(CONV_RUN)]
+        assert len(t.records) >= 3 and (not mine or len(t.records) == 3), t.name
+        assert not (mine and is_stem(TirWorkload(t.task_key.split("|tir:", 1)[1])))
+    assert {r.task_key for r in conv_runs} == {t.task_key for t in model_convs
+                                               if any(r.run_id.startswith(CONV_RUN) for r in t.records)}
+    assert conv_runs and {r.task_key for r in conv_runs}.isdisjoint(stems)
     singles = len(corpus_ops())  # 14 single layers (11 convs, 3 dense)
     assert singles == 14
     per_op = corpus_op_trials(2)  # 2 each, 8 for the three stem-like shapes
@@ -307,7 +322,7 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     assert len(single_records) == sum(per_op.values())
     # the model part: 16 a model in its direct graph, and in its Winograd graph up to 16 more (the direct tasks
     # both graphs share resume their records there), and the single layers
-    assert 16 * len(CORPUS_MODELS) < n - sum(per_op.values()) - len(stem_runs) <= 32 * len(CORPUS_MODELS)
+    assert 16 * len(CORPUS_MODELS) < n - sum(per_op.values()) - len(stem_runs) - len(conv_runs) <= 32 * len(CORPUS_MODELS)
     assert len({r.task_key for r in st.records(kind="trial")
                 if r.task_key.startswith("conv2d_winograd_fused.llvm|")}) >= 2
     # every trial record of the corpus's tasks is in it; the model part's MetaSchedule-space tasks (pooling,
@@ -319,6 +334,7 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     assert main(argv) == 0  # a rerun resumes: nothing measured again
     assert len(SQLiteStorage(db).records(kind="trial")) == n
     assert main([a if a != "20" else "-1" for a in argv]) == 2  # a negative --stem-trials is refused
+    assert main([a if a != "3" else "-2" for a in argv]) == 2  # and a negative --conv-trials
     # a fresh task directory (another machine): a single-layer run learns from the corpus
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks2"))
     capsys.readouterr()

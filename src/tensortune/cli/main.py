@@ -256,6 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     cb.add_argument("--stem-trials", type=int, default=None,
                     help="records each stem of the corpus models (a conv on RGB input) gets in all: after the "
                          "whole-model part, each is measured on its own up to this (default 256)")
+    cb.add_argument("--conv-trials", type=int, default=None,
+                    help="records each other convolution of the corpus models gets at least: after the whole-model "
+                         "part, each with fewer is measured on its own up to this (default 128)")
     cb.add_argument("--out", help="the corpus file (default: the package's transfer/data/corpus-llvm-<LLVM CPU "
                                   "name>.json.gz for this CPU, which runs on this kind of CPU then use)")
     cb.add_argument("--seed", type=int, default=0)

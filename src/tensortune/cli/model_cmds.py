@@ -315,7 +315,7 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
     import sys
 
     from tensortune.core.targets import llvm_cpu_key
-    from tensortune.models.corpus import CORPUS_STEM_TRIALS, build_corpus
+    from tensortune.models.corpus import CORPUS_CONV_TRIALS, CORPUS_STEM_TRIALS, build_corpus
     from tensortune.transfer.corpus import corpus_file_for
     from tensortune.tuners.recipes import recipe
 
@@ -325,8 +325,10 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
     if args.trials is None or args.trials < 1 or args.model_trials < 1:
         raise UserError(f"--trials and --model-trials must be at least 1 (got {args.trials}, {args.model_trials})")
     stem_trials = CORPUS_STEM_TRIALS if args.stem_trials is None else args.stem_trials
-    if stem_trials < 0:
-        raise UserError(f"--stem-trials must be at least 0, got {stem_trials}")
+    conv_trials = CORPUS_CONV_TRIALS if args.conv_trials is None else args.conv_trials
+    for flag, value in (("--stem-trials", stem_trials), ("--conv-trials", conv_trials)):
+        if value < 0:
+            raise UserError(f"{flag} must be at least 0, got {value}")
     out = args.out or corpus_file_for(llvm_cpu_key())
     if os.path.isdir(out):
         raise UserError(f"--out {out} is a directory")
@@ -349,7 +351,7 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
     with native_log(log):
         build_corpus(storage=storage, model_measurer=model_measurer, op_measurer=op_measurer, target=target, out=out,
                      model_trials=args.model_trials, op_trials=args.trials, seed=args.seed, recipe=args.tuner,
-                     stem_trials=stem_trials,
+                     stem_trials=stem_trials, conv_trials=conv_trials,
                      status=lambda m: con.print(m), on_round=on_round,
                      command=" ".join(["tensortune", *sys.argv[1:]]))
     return 0

@@ -6,8 +6,9 @@ rerun with the same database and seed measures only what is missing):
 1. the whole-model flow on :data:`CORPUS_MODELS` (:class:`~tensortune.models.zoo.CorpusNet`, at most 80
    pixels, and :class:`~tensortune.models.zoo.CorpusWideNet`, 12-192 pixels; blocked layout, fused
    epilogues, cold caches, as ``tune --model`` measures), so whole-model runs of other models start from
-   their records; then (part 1b) each of their stems, measured on its own until it has
-   :data:`CORPUS_STEM_TRIALS` records (the flow gives a stem few: a whole-model run's stem transfers from them);
+   their records; then (part 1b) each of their convolutions measured on its own until it has
+   :data:`CORPUS_STEM_TRIALS` records (a stem) or :data:`CORPUS_CONV_TRIALS` (any other): the flow's allocator
+   gives a small or early task few, and a whole-model run's similar task transfers from them;
 2. single layers (``conv2d_nchw.llvm`` and ``dense.llvm``, warm caches, as ``tune --conv/--dense``)
    of :data:`CORPUS_OPS`, for single-layer runs.
 
@@ -66,8 +67,15 @@ CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
 # 7x7/2 stem then started from 179-184 GFLOP/s (its 8 mapped configs, three seeds) against 42-156 from the 40
 # records, and 174-177 after 80 measurements of its own without transfer.
 CORPUS_STEM_TRIALS = 256
+# and (stop 77) every other convolution of the corpus models, direct or Winograd, until it has at least this many:
+# stop 70's build left CorpusNet's three 1x1 convs (one of them the only 1x1/2 source of ResNet-18's downsample
+# convs) at 21-24 records, best 83-92 GFLOP/s, and 22 Winograd and direct tasks at 40-88; on the Zen 3 VM the 200-
+# measurement ResNet-18 run with transfer then trailed the 1,000 without in the tasks it gave 4-8 measurements
+# (results/transfer/znver3-s76/: 1x1/2 downsample convs 471 against 396 us).
+CORPUS_CONV_TRIALS = 128
 STEM_CHANNELS = 4
-STEM_RUN = "corpus-stem"  # the tuner name of part 1b's runs (their run ids: corpus-stem-s<seed>-<task hash>)
+STEM_RUN = "corpus-stem"  # the tuner name of part 1b's runs on stems (run ids: corpus-stem-s<seed>-<task hash>)
+CONV_RUN = "corpus-conv"  # and on the other convolutions
 # each corpus model is tuned in both graphs ``tune --model --winograd`` builds: its 3x3 stride-1 convs direct
 # (``off``) and as Winograd tasks (``auto``, the default), so that a whole-model run of either starts from
 # records of its own templates. The second graph's remaining direct tasks (stems, strided, 1x1) are the first's:
@@ -114,12 +122,13 @@ def corpus_model(target: dict[str, Any], seed: int = 0, name: str = "corpusnet",
 
 def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target: dict[str, Any], out: str,
                  model_trials: int = 640, op_trials: int = 32, seed: int = 0, recipe: str = "autotvm",
-                 stem_trials: int = CORPUS_STEM_TRIALS,
+                 stem_trials: int = CORPUS_STEM_TRIALS, conv_trials: int = CORPUS_CONV_TRIALS,
                  status: Callable[[str], None] = lambda _m: None,
                  on_round: Callable[[int, TaskRow, int], None] | None = None, command: str = "") -> Corpus:
     """Measure (or resume) both parts into ``storage`` and write the corpus file ``out``
     (``model_trials`` measurements for each model of :data:`CORPUS_MODELS`, then each of their stems measured
-    on its own until it has ``stem_trials`` records)."""
+    on its own until it has ``stem_trials`` records, and every other convolution of theirs until it has
+    ``conv_trials``)."""
     from tensortune.core.targets import device_name
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner, make_run_id
@@ -130,7 +139,7 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
                      batch_size=16, remeasure_best=False).run()
 
     keys: list[tuple[str, str]] = []
-    stems: dict[str, Any] = {}
+    convs: dict[str, Any] = {}
     with model_measurer:
         for name, winograd in itertools.product(CORPUS_MODELS, CORPUS_WINOGRAD):
             graph = "Winograd 3x3 convs" if winograd == "auto" else "direct convs"
@@ -140,16 +149,20 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
                              transfer=True, corpus=None)
             tuned = [r.task for r in res.rows if r.task is not None and r.template != MS_SPACE]
             keys += [(t.key, t.target_json) for t in tuned]
-            stems.update({t.key: t for t in tuned if is_stem(t.workload)})
-        for task in stems.values():  # part 1b: the stems to CORPUS_STEM_TRIALS records each, cold caches
-            own = make_run_id(task, STEM_RUN, seed)
+            convs.update({t.key: t for t in tuned if conv_in_channels(t.workload) is not None})
+        # part 1b: each convolution to its floor (stems first, then by FLOPs), cold caches
+        for task in sorted(convs.values(), key=lambda t: (not is_stem(t.workload), -t.flops)):
+            stem = is_stem(task.workload)
+            run, floor = (STEM_RUN, stem_trials) if stem else (CONV_RUN, conv_trials)
+            own = make_run_id(task, run, seed)
             have = sum(r.run_id != own for r in storage.records(task.key, task.target_json, kind="trial"))
-            n = max(0, stem_trials - have)  # the stem run's own budget: what the whole-model flow left to measure
+            n = max(0, floor - have)  # the task run's own budget: what the whole-model flow left to measure
             if n == 0:
                 continue
-            s = tune_alone(task, model_measurer, n, STEM_RUN)
-            status(f"part 1b: the stem {task.name}: {have} measurements in the whole-model flow, {s.trials} on its "
-                   f"own, best {s.best_gflops:.1f} GFLOP/s" + (f" ({s.resumed} resumed)" if s.resumed else ""))
+            s = tune_alone(task, model_measurer, n, run)
+            status(f"part 1b: {'the stem ' if stem else ''}{task.name}: {have} measurements in the whole-model flow, "
+                   f"{s.trials} on its own, best {s.best_gflops:.1f} GFLOP/s"
+                   + (f" ({s.resumed} resumed)" if s.resumed else ""))
     ops, trials = corpus_ops(), corpus_op_trials(op_trials)
     more = [n for n in trials if trials[n] > op_trials]
     status(f"part 2: {len(ops)} single layers, {op_trials} measurements each"
