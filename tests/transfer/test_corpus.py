@@ -277,11 +277,18 @@ def test_a_cpu_without_a_corpus_of_its_own_takes_the_nearest_by_vector_width_the
 @pytest.mark.slow
 def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp_path, monkeypatch, capsys):
     from tensortune.cli.main import main
-    from tensortune.models.corpus import CONV_RUN, CORPUS_MODELS, STEM_RUN, corpus_op_trials, corpus_ops, is_stem
-    from tensortune.transfer.features import conv_in_channels
-    from tensortune.workloads.tir import TirWorkload
+    from tensortune.models.corpus import (
+        CONV_RUN,
+        CORPUS_MODELS,
+        STEM_RUN,
+        corpus_op_trials,
+        corpus_ops,
+        is_stem,
+    )
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer.corpus import Corpus
+    from tensortune.transfer.features import conv_in_channels
+    from tensortune.workloads.tir import TirWorkload
 
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks"))
     db, out = tmp_path / "c.db", tmp_path / "c.json.gz"
