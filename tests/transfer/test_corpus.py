@@ -408,30 +408,43 @@ def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_as
     assert "conv2d_winograd_fused.llvm" in corpus.templates()
 
 
-def test_the_znver3_corpus_holds_its_stems_at_the_records_corpus_build_asks(tmp_path, monkeypatch):
-    """Part 1b of ``corpus build`` (stop 76) measures each corpus model's stem (a conv on RGB input) on its own up
-    to :data:`CORPUS_STEM_TRIALS` records; the znver3 file was extended with it (the other CPUs' files predate
-    it), so a change of the constant without a rebuild, or a truncated file, fails here."""
-    from tensortune.models.corpus import CORPUS_STEM_TRIALS, STEM_RUN, is_stem
+def test_the_znver3_corpus_holds_its_convs_at_the_records_corpus_build_asks(tmp_path, monkeypatch):
+    """Part 1b of ``corpus build`` measures each corpus model's stem (a conv on RGB input) on its own up to
+    :data:`CORPUS_STEM_TRIALS` records (stop 76) and every other conv of theirs, direct or Winograd, up to
+    :data:`CORPUS_CONV_TRIALS` (stop 77); the znver3 file was extended with it (the other CPUs' files predate it),
+    so a change of either constant without a rebuild, or a truncated file, fails here."""
+    from tensortune.models.corpus import CONV_RUN, CORPUS_CONV_TRIALS, CORPUS_STEM_TRIALS, STEM_RUN, is_stem
     from tensortune.transfer.corpus import default_corpus
+    from tensortune.transfer.features import conv_in_channels
     from tensortune.workloads.tir import TirWorkload
 
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path))
     corpus = default_corpus("znver3")
     assert corpus is not None
     corpus.install_task_files()  # (loading the default corpus may have installed them already)
-    def stem(t):
-        return is_stem(TirWorkload(t.task_key.split("|tir:", 1)[1]))
+
+    def workload(t):
+        return TirWorkload(t.task_key.split("|tir:", 1)[1])
 
     stems = [t for t in corpus.tasks_ if any(r.run_id.startswith(f"{STEM_RUN}-") for r in t.records)]
     assert len(stems) >= 2
     for t in stems:
         assert len(t.records) == CORPUS_STEM_TRIALS, t.name
         assert t.task_file is not None
-        assert stem(t)
+        assert is_stem(workload(t))
     # and no other task of it is a stem: CorpusNet's 7x7/2 and CorpusWideNet's first 3x3 are the two
     tir = [t for t in corpus.tasks_ if "|tir:" in t.task_key and t.task_file is not None]
-    assert {t.task_key for t in tir if stem(t)} == {t.task_key for t in stems}
+    assert {t.task_key for t in tir if is_stem(workload(t))} == {t.task_key for t in stems}
+    # every other conv (CorpusNet's 10, CorpusWideNet's 8, direct and Winograd: 30) holds at least the floor, and
+    # one that needed a run of its own ends at the floor
+    convs = [t for t in tir if conv_in_channels(workload(t)) is not None and not is_stem(workload(t))]
+    assert len(convs) == 30
+    floored = 0
+    for t in convs:
+        own = sum(r.run_id.startswith(f"{CONV_RUN}-") for r in t.records)
+        assert len(t.records) >= CORPUS_CONV_TRIALS and (own == 0 or len(t.records) == CORPUS_CONV_TRIALS), t.name
+        floored += own > 0
+    assert floored >= 20
 
 
 def test_a_corpus_names_the_templates_it_has_no_records_of():
