@@ -69,9 +69,10 @@ CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
 CORPUS_STEM_TRIALS = 256
 # and (stop 77) every other convolution of the corpus models, direct or Winograd, until it has at least this many:
 # stop 70's build left CorpusNet's three 1x1 convs (one of them the only 1x1/2 source of ResNet-18's downsample
-# convs) at 21-24 records, best 83-92 GFLOP/s, and 22 Winograd and direct tasks at 40-88; on the Zen 3 VM the 200-
-# measurement ResNet-18 run with transfer then trailed the 1,000 without in the tasks it gave 4-8 measurements
-# (results/transfer/znver3-s76/: 1x1/2 downsample convs 471 against 396 us).
+# convs) at 21-24 records, best 83-93 GFLOP/s, and the other 27 at 40-123, and the 200-measurement ResNet-18 run with
+# transfer trailed the 1,000 without in the tasks it gave 4-8 measurements (results/transfer/znver3-s76/). Measured
+# to 128 on the Zen 3 VM (results/transfer/znver3-s77/), the 1x1 sources reached 124-167 GFLOP/s, and ResNet-18's
+# three 1x1/2 convs at 4 measurements each summed 366 us (409 from stop 76's corpus; 365 after 1,000 without).
 CORPUS_CONV_TRIALS = 128
 STEM_CHANNELS = 4
 STEM_RUN = "corpus-stem"  # the tuner name of part 1b's runs on stems (run ids: corpus-stem-s<seed>-<task hash>)
