@@ -4,9 +4,11 @@
 #   one MODEL TRIALS SEED with|without: tune from an empty database ("with": the shipped corpus + within-run
 #   transfer; "without": --no-transfer), then build; prints start/end times, the tuning summary, the machine's
 #   sgemm and the transfer line, and copies the reports to $HERE/models/.
+#   one MODEL TRIALS SEED with FILE TAG: "with" from the corpus FILE (--corpus FILE), named MODEL-TRIALS-with-TAGcorpus-sSEED.
 one() {
   local N=$1-$2-$4-s$3 X=""
   [ "$4" = without ] && X=--no-transfer
+  [ $# -ge 6 ] && N=$1-$2-$4-$6corpus-s$3 X="--corpus $5"
   mkdir -p "$W/models" "$HERE/models"
   ( cd "$W/models" && rm -f "$N".db* "lib-$N".*
     echo "== tune $N start $(date -u +%T)"

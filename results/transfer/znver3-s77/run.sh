@@ -31,15 +31,7 @@ fi
 one resnet18 1000 1 without
 for C in s76 s77; do
   F=$OLD; [ $C = s77 ] && F=$NEW
-  N=resnet18-200-with-${C}corpus-s1
-  ( cd $W/models && rm -f $N.db* lib-$N.*
-    echo "== tune $N start $(date -u +%T)"
-    $P -m tensortune.cli.main tune --model resnet18 --trials 200 --seed 1 --corpus $F --db $N.db --out $N.json --no-progress > $N.txt 2>&1
-    echo "   rc $?  end $(date -u +%T)"
-    grep -o 'tasks ([0-9,]* measurements, [0-9]* s)' $N.txt; grep -o "machine sgemm.*" $N.txt; grep "transfer:" $N.txt | head -3
-    $P -m tensortune.cli.main build --model resnet18 --seed 1 --corpus $F --db $N.db --out lib-$N.so > lib-$N.txt 2>&1
-    echo "   build rc $?  end $(date -u +%T)"
-    cp $N.json $N.txt lib-$N.json lib-$N.txt $HERE/models/ )
+  one resnet18 200 1 with $F $C
 done
 echo "== latency (24 rounds) start $(date -u +%T)"
 M=$W/models

@@ -10,15 +10,8 @@ export TVM_NUM_THREADS=2
 NEW=$W/corpus/corpus-llvm-znver3.json.gz
 . ../bench-helpers.sh
 one vgg16 1000 0 without
+one vgg16 200 0 with $NEW s77
 N=vgg16-200-with-s77corpus-s0
-( cd $W/models && rm -f $N.db* lib-$N.*
-  echo "== tune $N start $(date -u +%T)"
-  $P -m tensortune.cli.main tune --model vgg16 --trials 200 --seed 0 --corpus $NEW --db $N.db --out $N.json --no-progress > $N.txt 2>&1
-  echo "   rc $?  end $(date -u +%T)"
-  grep -o 'tasks ([0-9,]* measurements, [0-9]* s)' $N.txt; grep -o "machine sgemm.*" $N.txt; grep "transfer:" $N.txt | head -3
-  $P -m tensortune.cli.main build --model vgg16 --seed 0 --corpus $NEW --db $N.db --out lib-$N.so > lib-$N.txt 2>&1
-  echo "   build rc $?  end $(date -u +%T)"
-  cp $N.json $N.txt lib-$N.json lib-$N.txt $HERE/models/ )
 echo "== latency (24 rounds) start $(date -u +%T)"
 M=$W/models
 $P -m tensortune.cli.main bench latency --model vgg16 --rounds 24 --no-progress --out $W/latency-vgg16 \
