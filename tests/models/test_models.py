@@ -52,6 +52,27 @@ def test_first_rounds_follow_each_tasks_share_of_the_flops() -> None:
     assert first_round_size(flat, 1, 200, 200, 16, transferred=False) == 16
 
 
+def test_a_memory_bound_task_gets_the_first_round_its_bytes_ask_for() -> None:
+    """VGG-16's fc6 (205 MFLOP, 411 MB of arguments) among convs of 1.2-3.7 GFLOP: by FLOPs it would get a
+    third of a round first, by its bytes at MEMORY_BOUND_FLOP_PER_BYTE it gets a full one and comes before the
+    lighter conv; a compute-bound task's work is its FLOPs, and a task of unknown bytes (0) keeps its FLOPs."""
+    from tensortune.models.allocation import MEMORY_BOUND_FLOP_PER_BYTE
+
+    convs = [TaskProgress(2, 3.7e9, "conv2d", 10**6, arg_bytes=8_000_000),
+             TaskProgress(1, 1.2e9, "conv2d", 10**6, arg_bytes=6_000_000)]
+    fc6 = TaskProgress(1, 2.06e8, "dense", 10**5, arg_bytes=411_000_000)
+    assert convs[0].work == 3.7e9 and fc6.work == MEMORY_BOUND_FLOP_PER_BYTE * 411_000_000
+    assert TaskProgress(1, 2.06e8, "dense", 10).work == 2.06e8
+    ts = [*convs, fc6]
+    assert first_round_size(ts, 2, 200, 200, 16, transferred=False) == 16
+    flops_only = [*convs, TaskProgress(1, 2.06e8, "dense", 10**5)]
+    assert first_round_size(flops_only, 2, 200, 200, 16, transferred=False) == 5  # its FLOP share: 4.7
+    a = GradientAllocator(seed=0, epsilon=0.0)
+    assert a.pick(ts) == 0
+    ts[0].trials, ts[0].history = 16, [(16, 1e-2)]
+    assert a.pick(ts) == 2  # 1.64 GFLOP-equivalents before the 1.2 GFLOP conv
+
+
 def test_gradient_allocator_warms_up_then_follows_the_weighted_gain() -> None:
     a = GradientAllocator(seed=0, epsilon=0.0)
     ts = [TaskProgress(1, 1e8, "conv2d", 10**6), TaskProgress(4, 1e8, "conv2d", 10**6)]
@@ -707,8 +728,8 @@ def test_when_every_task_rests_the_rounds_are_shared() -> None:
 
 @pytest.mark.slow
 def test_every_heavy_cnn_operator_is_tuned_and_checked(task_env) -> None:
-    """Coverage: conv2d (1x1, 3x3, 7x7, strided) and max pooling by our templates; depthwise and grouped
-    conv2d, dense and global average pooling (a mean) by MetaSchedule's space; the report says how each task was tuned,
+    """Coverage: conv2d (1x1, 3x3, 7x7, strided), max pooling and dense by our templates; depthwise and grouped
+    conv2d and global average pooling (a mean) by MetaSchedule's space; the report says how each task was tuned,
     and every tuned kernel passed its per-kernel check against TVM's default lowering."""
     from tensortune.cli.main import main
 
@@ -724,8 +745,9 @@ def test_every_heavy_cnn_operator_is_tuned_and_checked(task_env) -> None:
         how.setdefault(t["kind"], set()).add(t["tuned_by"])
     # every conv runs blocked (--layout auto is the default): the 3-channel stem reads NCHW3c
     assert how["conv2d"] == {"tensortune template (blocked)"}
-    for kind in ("depthwise_conv2d", "group_conv2d", "dense"):
+    for kind in ("depthwise_conv2d", "group_conv2d"):
         assert how[kind] == {"MetaSchedule space"}, (kind, how)
+    assert how["dense"] == {"tensortune template (dense)"}
     pools = {t["name"]: t["tuned_by"] for t in report["tasks"] if t["kind"] == "pool"}
     assert list(pools.values()) == ["tensortune template"] and "max_pool" in next(iter(pools)), pools
     # the global average pool lowers to a mean (a reduction), which MetaSchedule's space tunes
@@ -1235,3 +1257,81 @@ def test_twin_tasks_pool_their_measurements_when_the_best_configs_are_chosen(tas
     assert got[a.name].how == "tensortune template"  # its own best, its own time: no label
     mark_wrong(got[b.name], st2, "autotvm", 0, "wrong on b")
     assert got[b.name].best_values == sp.to_json(c3) and "twin" not in got[b.name].how
+
+
+DENSE_NET = textwrap.dedent('''
+    import torch
+    from torch import nn
+
+    class Mlp(nn.Module):
+        """Two dense layers on a batch of 2: matmul + bias + relu, then matmul + bias."""
+        example_input_shape = (2, 48)
+
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            self.fc1 = nn.Linear(48, 40)
+            self.fc2 = nn.Linear(40, 12)
+
+        def forward(self, x):
+            return self.fc2(torch.relu(self.fc1(x)))
+''')
+
+
+def test_dense_template_takes_a_models_dense_layers_and_every_config_is_right(task_env) -> None:
+    """``dense_fused.llvm`` takes a model's fused dense layers (matmul + bias, with or without relu; not the
+    MetaSchedule space any more): its knobs split rows, output features (down to vector lanes) and the
+    reduction; random configs of its space compute what TVM's default lowering computes, in a parallel loop
+    with the weight rewritten to the loop nest's order. Transfer reads the layer's shape as a dense layer's."""
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import DENSE, plan_tasks
+    from tensortune.models.importer import load_model
+    from tensortune.templates import get_template
+    from tensortune.templates.base import InstantiationError
+    from tensortune.templates.cpu_dense_fused import dense_params
+    from tensortune.transfer.features import shape_features
+    from tensortune.workloads import Dense
+
+    src = task_env / "mlp.py"
+    src.write_text(DENSE_NET)
+    target = default_cpu_target()
+    _, _, rows = plan_tasks(load_model(f"{src}:Mlp"), target)
+    dense = [r for r in rows if r.kind == "dense"]
+    assert len(dense) == 2 and all(r.template == DENSE and r.how == "tensortune template (dense)" for r in dense), \
+        [(r.name, r.how) for r in rows]
+    tmpl = get_template(DENSE)
+    got = sorted(dense_params(r.task.workload) for r in dense)
+    assert got == [(2, 40, 12), (2, 48, 40)]
+    rng = np.random.default_rng(0)
+    for r in dense:
+        wl = r.task.workload
+        m, k, n = dense_params(wl)
+        assert "relu" in r.name or n == 12
+        sp = tmpl.space(wl)
+        assert [kn.name for kn in sp.knobs][:3] == ["tile_y", "tile_x", "tile_k"] and sp.size > 50
+        # the shape columns are a dense layer's of the same sizes (the epilogue moves only the FLOP count)
+        assert np.array_equal(shape_features(wl)[:-1], shape_features(Dense.make(m, k, n))[:-1])
+        inputs = wl.make_inputs(seed=1)
+        ref = wl.reference(inputs)
+        for cfg in sp.sample(6, rng):
+            v = sp.to_json(cfg)
+            mod = tmpl.instantiate(wl, v)
+            script = mod.script()
+            assert "T.parallel" in script and "T.vectorized" in script, v
+            assert "layout_rewrite" in script or "preproc" in script, v  # the weight follows the loop nest
+            np.testing.assert_allclose(_run(mod, target, inputs, ref.shape), ref, rtol=1e-4, atol=1e-4,
+                                       err_msg=str(v))
+    single = Dense.make(2, 48, 40)  # a single layer is dense.llvm's, not this template's
+    assert not tmpl.supports(single)
+    with pytest.raises(InstantiationError, match="not a dense layer"):
+        tmpl.space(single)
+
+
+def _run(mod: object, target: dict, inputs: list[np.ndarray], out_shape: tuple[int, ...]) -> np.ndarray:
+    """Compile a function for the target and return its output on ``inputs``."""
+    import tvm
+
+    lib = tvm.compile(mod, target=tvm.target.Target(target))
+    out = tvm.runtime.tensor(np.zeros(out_shape, "float32"))
+    lib["main"](*[tvm.runtime.tensor(a) for a in inputs], out)
+    return out.numpy()

@@ -280,11 +280,13 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     from tensortune.models.corpus import (
         CONV_RUN,
         CORPUS_MODELS,
+        DENSE_RUN,
         STEM_RUN,
         corpus_op_trials,
         corpus_ops,
         is_stem,
     )
+    from tensortune.models.flow import DENSE
     from tensortune.storage import SQLiteStorage
     from tensortune.transfer.corpus import Corpus
     from tensortune.transfer.features import conv_in_channels
@@ -293,7 +295,8 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks"))
     db, out = tmp_path / "c.db", tmp_path / "c.json.gz"
     argv = ["corpus", "build", "--db", str(db), "--out", str(out), "--model-trials", "16", "--trials", "2",
-            "--stem-trials", "20", "--conv-trials", "3", "--repeat", "1", "--min-repeat-ms", "1", "--no-progress"]
+            "--stem-trials", "20", "--conv-trials", "3", "--dense-trials", "4", "--repeat", "1", "--min-repeat-ms", "1",
+            "--no-progress"]
     assert main(argv) == 0
     corpus = Corpus.load(str(out))
     st = SQLiteStorage(db)
@@ -302,7 +305,7 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     # its own until it holds --stem-trials records, in a run of its own; no other task gets such a run
     stem_runs = [r for r in st.records(kind="trial") if r.run_id.startswith(f"{STEM_RUN}-s0-")]
     stems = {r.task_key for r in stem_runs}
-    assert len(stems) == len(CORPUS_MODELS)
+    assert len(stems) == len(CORPUS_MODELS) - 1  # CorpusMlp has none
     for key in stems:
         recs = st.records(key, stem_runs[0].target_key, kind="trial")
         assert len(recs) == 20 > len([r for r in recs if r.run_id.startswith(STEM_RUN)])
@@ -329,7 +332,17 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     assert len(single_records) == sum(per_op.values())
     # the model part: 16 a model in its direct graph, and in its Winograd graph up to 16 more (the direct tasks
     # both graphs share resume their records there), and the single layers
-    assert 16 * len(CORPUS_MODELS) < n - sum(per_op.values()) - len(stem_runs) - len(conv_runs) <= 32 * len(CORPUS_MODELS)
+    # part 1b's dense floor: every dense layer of the corpus models (CorpusNet's and CorpusWideNet's heads, CorpusMlp's
+    # three) ends with at least --dense-trials records, those that needed a run of their own exactly that many
+    dense_runs = [r for r in st.records(kind="trial") if r.run_id.startswith(f"{DENSE_RUN}-s0-")]
+    model_dense = [t for t in corpus.tasks_ if t.task_key.startswith(f"{DENSE}|")]
+    assert len(model_dense) == 5 and dense_runs
+    for t in model_dense:
+        mine = [r for r in t.records if r.run_id.startswith(DENSE_RUN)]
+        assert len(t.records) >= 4 and (not mine or len(t.records) == 4), t.name
+    assert {r.task_key for r in dense_runs} <= {t.task_key for t in model_dense}
+    parts_1b = len(stem_runs) + len(conv_runs) + len(dense_runs)
+    assert 16 * len(CORPUS_MODELS) < n - sum(per_op.values()) - parts_1b <= 32 * len(CORPUS_MODELS)
     assert len({r.task_key for r in st.records(kind="trial")
                 if r.task_key.startswith("conv2d_winograd_fused.llvm|")}) >= 2
     # every trial record of the corpus's tasks is in it; the model part's MetaSchedule-space tasks (pooling,
@@ -342,6 +355,7 @@ def test_corpus_build_measures_resumes_and_writes_a_corpus_a_run_learns_from(tmp
     assert len(SQLiteStorage(db).records(kind="trial")) == n
     assert main([a if a != "20" else "-1" for a in argv]) == 2  # a negative --stem-trials is refused
     assert main([a if a != "3" else "-2" for a in argv]) == 2  # and a negative --conv-trials
+    assert main([a if a != "4" else "-3" for a in argv]) == 2  # and a negative --dense-trials
     # a fresh task directory (another machine): a single-layer run learns from the corpus
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path / "tasks2"))
     capsys.readouterr()

@@ -252,13 +252,15 @@ def build_parser() -> argparse.ArgumentParser:
     cosub = co.add_subparsers(dest="corpus_command", required=True, parser_class=_Parser)
     cb = cosub.add_parser("build", help="measure (resumable) and write the corpus file")
     _add_run_args(cb, 64)
-    cb.add_argument("--model-trials", type=int, default=640, help="measurements of the whole-model part, for each of its models (corpusnet, corpuswide)")
+    cb.add_argument("--model-trials", type=int, default=640, help="measurements of the whole-model part, for each of its models (corpusnet, corpuswide, corpusmlp)")
     cb.add_argument("--stem-trials", type=int, default=None,
                     help="records each stem of the corpus models (a conv on RGB input) gets in all: after the "
                          "whole-model part, each is measured on its own up to this (default 256)")
     cb.add_argument("--conv-trials", type=int, default=None,
                     help="records each other convolution of the corpus models gets at least: after the whole-model "
                          "part, each with fewer is measured on its own up to this (default 128)")
+    cb.add_argument("--dense-trials", type=int, default=None,
+                    help="records each dense layer of the corpus models gets at least, as --conv-trials (default 128)")
     cb.add_argument("--out", help="the corpus file (default: the package's transfer/data/corpus-llvm-<LLVM CPU "
                                   "name>.json.gz for this CPU, which runs on this kind of CPU then use)")
     cb.add_argument("--seed", type=int, default=0)

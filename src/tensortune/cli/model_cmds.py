@@ -315,7 +315,12 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
     import sys
 
     from tensortune.core.targets import llvm_cpu_key
-    from tensortune.models.corpus import CORPUS_CONV_TRIALS, CORPUS_STEM_TRIALS, build_corpus
+    from tensortune.models.corpus import (
+        CORPUS_CONV_TRIALS,
+        CORPUS_DENSE_TRIALS,
+        CORPUS_STEM_TRIALS,
+        build_corpus,
+    )
     from tensortune.transfer.corpus import corpus_file_for
     from tensortune.tuners.recipes import recipe
 
@@ -326,7 +331,9 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
         raise UserError(f"--trials and --model-trials must be at least 1 (got {args.trials}, {args.model_trials})")
     stem_trials = CORPUS_STEM_TRIALS if args.stem_trials is None else args.stem_trials
     conv_trials = CORPUS_CONV_TRIALS if args.conv_trials is None else args.conv_trials
-    for flag, value in (("--stem-trials", stem_trials), ("--conv-trials", conv_trials)):
+    dense_trials = CORPUS_DENSE_TRIALS if args.dense_trials is None else args.dense_trials
+    for flag, value in (("--stem-trials", stem_trials), ("--conv-trials", conv_trials),
+                        ("--dense-trials", dense_trials)):
         if value < 0:
             raise UserError(f"{flag} must be at least 0, got {value}")
     out = args.out or corpus_file_for(llvm_cpu_key())
@@ -351,7 +358,7 @@ def cmd_corpus_build(args: argparse.Namespace) -> int:
     with native_log(log):
         build_corpus(storage=storage, model_measurer=model_measurer, op_measurer=op_measurer, target=target, out=out,
                      model_trials=args.model_trials, op_trials=args.trials, seed=args.seed, recipe=args.tuner,
-                     stem_trials=stem_trials, conv_trials=conv_trials,
+                     stem_trials=stem_trials, conv_trials=conv_trials, dense_trials=dense_trials,
                      status=lambda m: con.print(m), on_round=on_round,
                      command=" ".join(["tensortune", *sys.argv[1:]]))
     return 0

@@ -9,11 +9,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+# below this many FLOPs per byte of its arguments a task is bound by memory bandwidth: a 2-core Zen 4 does about
+# 230 GFLOP/s and streams 30-50 GB/s (AlexNet's dense layers: 0.5 FLOP/byte; ResNet-18's convs: 30-300)
+MEMORY_BOUND_FLOP_PER_BYTE = 4.0
+
 
 @dataclass
 class TaskProgress:
     """What an allocator knows of one task: its weight (calls per inference), FLOPs, kind, the best
-    latency after each round and the trials spent so far."""
+    latency after each round and the trials spent so far, and the bytes of its arguments (0: unknown)."""
 
     weight: int
     flops: float
@@ -21,6 +25,16 @@ class TaskProgress:
     space_size: int
     trials: int = 0
     history: list[tuple[int, float]] = field(default_factory=list)  # (trials, best seconds) per round
+    arg_bytes: int = 0
+
+    @property
+    def work(self) -> float:
+        """What the task's time is expected to follow, in FLOPs: its FLOPs, or for a memory-bound task
+        (under :data:`MEMORY_BOUND_FLOP_PER_BYTE` FLOPs a byte) its argument bytes at that rate. VGG-16's fc6
+        (205 MFLOP, 411 MB of weights) is 1.3% of the model's FLOPs and 11% of its tuned latency (Zen 3,
+        stop 77): by FLOPs its first round was a quarter round (4 of 200 measurements); by bytes, 1.64
+        GFLOP-equivalents, it is a full one."""
+        return max(self.flops, MEMORY_BOUND_FLOP_PER_BYTE * self.arg_bytes)
 
     @property
     def best(self) -> float:
@@ -56,8 +70,8 @@ class RoundRobin:
 
 
 class GradientAllocator:
-    """Ansor's task scheduler. Every task is first tuned for one round, the heaviest (calls x FLOPs)
-    first; afterwards the next round goes to the task whose latency gradient, weighted by its calls per
+    """Ansor's task scheduler. Every task is first tuned for one round, the heaviest (calls x work: FLOPs, or
+    bytes for a memory-bound task) first; afterwards the next round goes to the task whose latency gradient, weighted by its calls per
     inference, promises the largest drop of the model's latency f = sum_i w_i g_i:
 
         dg_i/dt ~ alpha * (g_i(t_i) - g_i(t_i - dt)) / dt
@@ -118,8 +132,8 @@ class GradientAllocator:
         if not live:
             return None
         fresh = [i for i in live if not tasks[i].history]
-        if fresh:  # the heaviest first (calls x FLOPs): if the budget ends in the first rounds, light tasks miss it
-            return max(fresh, key=lambda i: (tasks[i].weight * tasks[i].flops, -i))
+        if fresh:  # the heaviest first (calls x work): if the budget ends in the first rounds, light tasks miss it
+            return max(fresh, key=lambda i: (tasks[i].weight * tasks[i].work, -i))
         if self.rng.random() < self.epsilon:
             return int(self.rng.choice(live))
         grads = [self.gradient(i, tasks) for i in live]
@@ -132,7 +146,8 @@ def first_round_size(tasks: list[TaskProgress], i: int, budget: int, left: int, 
     """How many measurements task ``i``'s first round gets, with ``left`` of the model's ``budget`` still to
     spend.
 
-    Its share of the budget by calls x FLOPs among all the model's tasks, at least a quarter round and at
+    Its share of the budget by calls x work (FLOPs, or for a memory-bound task its bytes: ``TaskProgress.work``)
+    among all the model's tasks, at least a quarter round and at
     most a round (half a round when it starts from transferred schedules: its curve starts higher), and
     never so many that the tasks still without a round cannot get their quarter rounds.
 
@@ -147,8 +162,8 @@ def first_round_size(tasks: list[TaskProgress], i: int, budget: int, left: int, 
     waiting = [k for k, q in enumerate(tasks) if (q.trials == 0 and not q.exhausted) or k == i]
     floor = max(1, round_size // 4)
     cap = max(1, round_size // 2) if transferred else round_size
-    mass = sum(q.weight * q.flops for q in tasks)  # all of them: a light task last in line is still light
-    fair = budget * t.weight * t.flops / mass if mass > 0 else left / len(waiting)
+    mass = sum(q.weight * q.work for q in tasks)  # all of them: a light task last in line is still light
+    fair = budget * t.weight * t.work / mass if mass > 0 else left / len(waiting)
     n = min(cap, max(floor, int(round(fair))), left - floor * (len(waiting) - 1))
     return max(1, min(n, left, t.space_size - t.trials))
 

@@ -4,11 +4,13 @@ Two parts, both resumable (every measurement is in the records database before t
 rerun with the same database and seed measures only what is missing):
 
 1. the whole-model flow on :data:`CORPUS_MODELS` (:class:`~tensortune.models.zoo.CorpusNet`, at most 80
-   pixels, and :class:`~tensortune.models.zoo.CorpusWideNet`, 12-192 pixels; blocked layout, fused
-   epilogues, cold caches, as ``tune --model`` measures), so whole-model runs of other models start from
-   their records; then (part 1b) each of their convolutions measured on its own until it has
-   :data:`CORPUS_STEM_TRIALS` records (a stem) or :data:`CORPUS_CONV_TRIALS` (any other): the flow's allocator
-   gives a small or early task few, and a whole-model run's similar task transfers from them;
+   pixels, :class:`~tensortune.models.zoo.CorpusWideNet`, 12-192 pixels, and
+   :class:`~tensortune.models.zoo.CorpusMlp`, three dense layers; blocked layout, fused epilogues, cold
+   caches, as ``tune --model`` measures), so whole-model runs of other models start from their records;
+   then (part 1b) each of their convolutions measured on its own until it has :data:`CORPUS_STEM_TRIALS`
+   records (a stem) or :data:`CORPUS_CONV_TRIALS` (any other), and each dense layer until it has
+   :data:`CORPUS_DENSE_TRIALS`: the flow's allocator gives a small or early task few, and a whole-model
+   run's similar task transfers from them;
 2. single layers (``conv2d_nchw.llvm`` and ``dense.llvm``, warm caches, as ``tune --conv/--dense``)
    of :data:`CORPUS_OPS`, for single-layer runs.
 
@@ -24,10 +26,10 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from tensortune.models.flow import MS_SPACE, TaskRow, tune_model
+from tensortune.models.flow import DENSE, MS_SPACE, TaskRow, tune_model
 from tensortune.models.importer import import_torch
 from tensortune.models.layout import apply_layout
-from tensortune.models.zoo import CorpusNet, CorpusWideNet, randomize_batchnorm
+from tensortune.models.zoo import CorpusMlp, CorpusNet, CorpusWideNet, randomize_batchnorm
 from tensortune.templates import default_template, make_task
 from tensortune.transfer.corpus import Corpus
 from tensortune.transfer.features import conv_in_channels
@@ -58,7 +60,8 @@ CORPUS_DENSES = [(1, 640, 500), (1, 1536, 768), (1, 2048, 256)]
 # 304.6) and 63 in stop 52's rebuild (best 304.3; which configs the stem's tuning visits decides it), and the 3x3
 # stem's new best is L3's optimum (results/transfer/loo-rocketlake-s52). A resumed build measures only the added trials.
 CORPUS_TRIALS_FACTOR = {(3, 195, 195, 48, 11, 4, 2): 4, (3, 160, 160, 48, 3, 1, 1): 4, (64, 128, 128, 64, 3, 1, 1): 4}
-CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet}
+# CorpusMlp (stop 78): the dense layers, now a template's (``dense_fused.llvm``) and so transferable
+CORPUS_MODELS = {"corpusnet": CorpusNet, "corpuswide": CorpusWideNet, "corpusmlp": CorpusMlp}
 # part 1b (stop 76): the corpus models' stems, convolutions of at most STEM_CHANNELS input channels (RGB), are
 # measured on their own after the whole-model flow until each has this many records: the flow's allocator gives a
 # stem few of its 640 (Zen 3, stop 70's build: 40 for CorpusNet's 7x7/2 stem, best 120.8 GFLOP/s; 22 for
@@ -74,9 +77,13 @@ CORPUS_STEM_TRIALS = 256
 # to 128 on the Zen 3 VM (results/transfer/znver3-s77/), the 1x1 sources reached 124-167 GFLOP/s, and ResNet-18's
 # three 1x1/2 convs at 4 measurements each summed 366 us (409 from stop 76's corpus; 365 after 1,000 without).
 CORPUS_CONV_TRIALS = 128
+# and (stop 78) every dense layer of theirs: CorpusNet's and CorpusWideNet's heads joined the corpus with the dense
+# template after their flows had spent their budgets, so only this floor measures them
+CORPUS_DENSE_TRIALS = 128
 STEM_CHANNELS = 4
 STEM_RUN = "corpus-stem"  # the tuner name of part 1b's runs on stems (run ids: corpus-stem-s<seed>-<task hash>)
 CONV_RUN = "corpus-conv"  # and on the other convolutions
+DENSE_RUN = "corpus-dense"  # and on the dense layers
 # each corpus model is tuned in both graphs ``tune --model --winograd`` builds: its 3x3 stride-1 convs direct
 # (``off``) and as Winograd tasks (``auto``, the default), so that a whole-model run of either starts from
 # records of its own templates. The second graph's remaining direct tasks (stems, strided, 1x1) are the first's:
@@ -124,12 +131,13 @@ def corpus_model(target: dict[str, Any], seed: int = 0, name: str = "corpusnet",
 def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target: dict[str, Any], out: str,
                  model_trials: int = 640, op_trials: int = 32, seed: int = 0, recipe: str = "autotvm",
                  stem_trials: int = CORPUS_STEM_TRIALS, conv_trials: int = CORPUS_CONV_TRIALS,
+                 dense_trials: int = CORPUS_DENSE_TRIALS,
                  status: Callable[[str], None] = lambda _m: None,
                  on_round: Callable[[int, TaskRow, int], None] | None = None, command: str = "") -> Corpus:
     """Measure (or resume) both parts into ``storage`` and write the corpus file ``out``
     (``model_trials`` measurements for each model of :data:`CORPUS_MODELS`, then each of their stems measured
-    on its own until it has ``stem_trials`` records, and every other convolution of theirs until it has
-    ``conv_trials``)."""
+    on its own until it has ``stem_trials`` records, every other convolution of theirs until it has
+    ``conv_trials``, and every dense layer until it has ``dense_trials``)."""
     from tensortune.core.targets import device_name
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner, make_run_id
@@ -150,18 +158,20 @@ def build_corpus(*, storage: Any, model_measurer: Any, op_measurer: Any, target:
                              transfer=True, corpus=None)
             tuned = [r.task for r in res.rows if r.task is not None and r.template != MS_SPACE]
             keys += [(t.key, t.target_json) for t in tuned]
-            convs.update({t.key: t for t in tuned if conv_in_channels(t.workload) is not None})
-        # part 1b: each convolution to its floor (stems first, then by FLOPs), cold caches
-        for task in sorted(convs.values(), key=lambda t: (not is_stem(t.workload), -t.flops)):
+            convs.update({t.key: t for t in tuned if conv_in_channels(t.workload) is not None or t.template == DENSE})
+        # part 1b: each convolution and dense layer to its floor (stems first, then convs by FLOPs, then dense
+        # layers), cold caches
+        for task in sorted(convs.values(), key=lambda t: (t.template == DENSE, not is_stem(t.workload), -t.flops)):
             stem = is_stem(task.workload)
-            run, floor = (STEM_RUN, stem_trials) if stem else (CONV_RUN, conv_trials)
+            run, floor = ((DENSE_RUN, dense_trials) if task.template == DENSE else (STEM_RUN, stem_trials) if stem
+                          else (CONV_RUN, conv_trials))
             own = make_run_id(task, run, seed)
             have = sum(r.run_id != own for r in storage.records(task.key, task.target_json, kind="trial"))
             n = max(0, floor - have)  # the task run's own budget: what the whole-model flow left to measure
             if n == 0:
                 continue
             s = tune_alone(task, model_measurer, n, run)
-            status(f"part 1b: {'the stem ' if stem else ''}{task.name}: {have} measurements in the whole-model flow, "
+            status(f"part 1b: {'the stem ' if stem and run == STEM_RUN else ''}{task.name}: {have} measurements in the whole-model flow, "
                    f"{s.trials} on its own, best {s.best_gflops:.1f} GFLOP/s"
                    + (f" ({s.resumed} resumed)" if s.resumed else ""))
     ops, trials = corpus_ops(), corpus_op_trials(op_trials)

@@ -13,7 +13,7 @@ from tensortune.models.allocation import TaskProgress, first_round_size, make_al
 from tensortune.models.build import TunedSchedule
 from tensortune.models.confirm import ConfirmSummary, confirm_tasks
 from tensortune.models.importer import ImportedModel
-from tensortune.models.tasks import ModelTask, extract_tasks, save_task
+from tensortune.models.tasks import ModelTask, extract_tasks, prim_func_arg_bytes, save_task
 from tensortune.templates import make_task
 from tensortune.workloads.tir import TirWorkload, task_dir
 
@@ -25,6 +25,7 @@ BLOCKED_SPACES = {"reduced": "conv2d_nchwc_fused.llvm-small", "full": BLOCKED,
 MS_SPACE = "ms-space.llvm"
 COPY = "copy.llvm"  # layout transforms and other single-block data movement
 POOL = "max_pool.llvm"
+DENSE = "dense_fused.llvm"  # a Linear's matmul + bias [+ relu] (until stop 78 in the MetaSchedule space)
 WINOGRAD = "conv2d_winograd_fused.llvm"
 TWIN_CONFIG = ", config of its twin"  # how a task tuned by a twin's config says so (``_share_twins``)
 TWIN_TIME = ", time measured on its twin"  # its own config, shown with the faster time a twin measured
@@ -87,13 +88,14 @@ def plan_tasks(model: ImportedModel, target: dict[str, Any], use_templates: bool
         save_task(t, task_dir())
         wl = TirWorkload(t.key)
         row = TaskRow(t.name, t.kind, t.weight, t.flops, "TVM default", None, None)
-        ours = [n for n in (CONV_SPACES[conv_space], OURS, BLOCKED_SPACES[conv_space], BLOCKED, WINOGRAD, COPY, POOL)
-                if use_templates and get_template(n).supports(wl)]
+        ours = [n for n in (CONV_SPACES[conv_space], OURS, BLOCKED_SPACES[conv_space], BLOCKED, WINOGRAD, COPY, POOL,
+                            DENSE) if use_templates and get_template(n).supports(wl)]
         if ours:
             row.template = ours[0]
             row.how = ("tensortune template" + (" (blocked)" if ours[0].startswith("conv2d_nchwc") else "")
                        + (" (data movement)" if ours[0] == COPY else "")
                        + (" (Winograd)" if ours[0] == WINOGRAD else "")
+                       + (" (dense)" if ours[0] == DENSE else "")
                        + (" (reduced space)" if ours[0].endswith("-small") else "")
                        + (" (column tails)" if ours[0].endswith("-tails") else ""))
         else:
@@ -148,7 +150,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     transfer = transfer and recipes.learns_from_other_tasks(recipe)
     cache: dict = {}  # sources whose records did not change since the last round are not re-read
 
-    progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size) for r in tuned]  # type: ignore[union-attr]
+    progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size, arg_bytes=_arg_bytes(r)) for r in tuned]
     alloc = make_allocator(allocator, seed)
     spent, allocation, stop = 0, [], ""
     tuning_start = time.perf_counter()  # the time limit counts tuning, not task extraction
@@ -214,6 +216,12 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     if transfer:
         _transfer_unmeasured(tuned, storage, recipe, seed, cache, corpus)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop, confirmed)
+
+
+def _arg_bytes(row: TaskRow) -> int:
+    """The bytes of a tuned row's function arguments (0 where its workload is not a model's TIR function)."""
+    mod = getattr(row.task.workload, "mod", None) if row.task is not None else None
+    return prim_func_arg_bytes(mod["main"]) if mod is not None else 0
 
 
 def _transfer_unmeasured(rows: list[TaskRow], storage: Any, recipe: str, seed: int, cache: dict,

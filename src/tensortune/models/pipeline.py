@@ -16,6 +16,7 @@ import numpy as np
 from tensortune.core.load import busy_cores, describe_busy
 from tensortune.core.logs import native_log
 from tensortune.core.threads import target_cores
+from tensortune.models.allocation import MEMORY_BOUND_FLOP_PER_BYTE
 from tensortune.models.build import BuiltModel, KernelTime, build_model, max_error, to_database
 from tensortune.models.check import SUFFIX, check_kernels
 from tensortune.models.flow import ModelTuneResult, mark_wrong, metaschedule_best, tune_with_metaschedule
@@ -40,9 +41,6 @@ BUILDS = ("untuned", "plain-tvm", "metaschedule")
 COMPARE = PEERS + BUILDS
 
 
-# below this many FLOPs per byte of its arguments a task is bound by memory bandwidth: a 2-core Zen 4 does about
-# 230 GFLOP/s and streams 30-50 GB/s (AlexNet's dense layers: 0.5 FLOP/byte; ResNet-18's convs: 30-300)
-MEMORY_BOUND_FLOP_PER_BYTE = 4.0
 
 
 @dataclass

@@ -160,6 +160,28 @@ class CorpusWideNet(nn.Module):
         return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(x, 1), 1))
 
 
+class CorpusMlp(nn.Module):
+    """The dense layers of the pretrained corpus (stop 78): 16384 -> 3072 -> 3072 -> 640, bias and ReLU between
+    them, at batch 1, as a classifier head's matrix-vector products stream their weights (201, 38 and 8 MB) from
+    memory. Their shape features lie within exp(-d^2/8) >= 0.8 of VGG-16's and AlexNet's dense layers (25088 or
+    9216 -> 4096 -> 4096 -> 1000), where the corpus nets' small heads (640 x 500, 384 x 100) are below 0.01; no
+    shape of it is one of theirs or ResNet-18's. Input 1 x 16384."""
+
+    input_shape = (1, 16384)
+    LAYERS = [(16384, 3072), (3072, 3072), (3072, 640)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fcs = nn.ModuleList(nn.Linear(i, o) for i, o in self.LAYERS)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for i, fc in enumerate(self.fcs):
+            x = fc(x)
+            if i < len(self.fcs) - 1:
+                x = torch.relu(x)
+        return x
+
+
 BUILTIN: dict[str, Callable[[], nn.Module]] = {"alexnet": AlexNet, "vgg16": VGG16, "resnet18": ResNet18}
 
 

@@ -22,6 +22,7 @@ _TEMPLATES: dict[str, str] = {
     "ms-space.llvm": "tensortune.templates.tir_schedules:MsSpace",
     "copy.llvm": "tensortune.templates.cpu_injective:CpuInjective",
     "max_pool.llvm": "tensortune.templates.cpu_pool:CpuMaxPool",
+    "dense_fused.llvm": "tensortune.templates.cpu_dense_fused:CpuDenseFused",
     "conv2d_nchw_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2d",
     "conv2d_nchw_fused.llvm-small": "tensortune.templates.tir_schedules:FusedConv2dReduced",
     "conv2d_nchwc_fused.llvm": "tensortune.templates.tir_schedules:FusedConv2dBlocked",

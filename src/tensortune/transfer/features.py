@@ -46,12 +46,27 @@ def shape_features(workload: Any) -> np.ndarray:
         return np.array([_log2(c.batch), _log2(c.in_channels), _log2(c.height), _log2(c.width),
                          _log2(c.out_channels), c.kernel[0], c.kernel[1], c.stride[0], c.padding[0], groups,
                          _log2(flops)], dtype=np.float64)
-    if getattr(workload, "op", "") == "dense":
-        return np.array([0.0, _log2(workload.in_features), _log2(workload.batch), 0.0, _log2(workload.out_features),
-                         1, 1, 1, 0, 1, _log2(flops)], dtype=np.float64)
+    dense = _as_dense(workload)
+    if dense is not None:
+        m, k, n = dense
+        return np.array([0.0, _log2(k), _log2(m), 0.0, _log2(n), 1, 1, 1, 0, 1, _log2(flops)], dtype=np.float64)
     out = np.zeros(len(SHAPE_COLUMNS))
     out[-1] = _log2(flops)
     return out
+
+
+def _as_dense(workload: Any) -> tuple[int, int, int] | None:
+    """(M, K, N) of a dense workload: a single layer's, or a model's fused dense function (``dense_fused.llvm``)."""
+    if getattr(workload, "op", "") == "dense":
+        return int(workload.batch), int(workload.in_features), int(workload.out_features)
+    if getattr(workload, "op", "") == "tir" and getattr(workload, "kind", "") == "dense":
+        from tensortune.templates.cpu_dense_fused import dense_params
+
+        try:
+            return dense_params(workload)
+        except Exception:
+            return None
+    return None
 
 
 def conv_in_channels(workload: Any) -> int | None:
