@@ -422,12 +422,22 @@ def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_as
     assert "conv2d_winograd_fused.llvm" in corpus.templates()
 
 
-def test_the_znver3_corpus_holds_its_convs_at_the_records_corpus_build_asks(tmp_path, monkeypatch):
+def test_the_znver3_corpus_holds_its_convs_and_dense_layers_at_the_records_corpus_build_asks(tmp_path, monkeypatch):
     """Part 1b of ``corpus build`` measures each corpus model's stem (a conv on RGB input) on its own up to
-    :data:`CORPUS_STEM_TRIALS` records (stop 76) and every other conv of theirs, direct or Winograd, up to
-    :data:`CORPUS_CONV_TRIALS` (stop 77); the znver3 file was extended with it (the other CPUs' files predate it),
+    :data:`CORPUS_STEM_TRIALS` records (stop 76), every other conv of theirs, direct or Winograd, up to
+    :data:`CORPUS_CONV_TRIALS` (stop 77), and every dense layer up to :data:`CORPUS_DENSE_TRIALS` (stop 78, with
+    CorpusMlp); the znver3 file was extended with it (the other CPUs' files predate it),
     so a change of either constant without a rebuild, or a truncated file, fails here."""
-    from tensortune.models.corpus import CONV_RUN, CORPUS_CONV_TRIALS, CORPUS_STEM_TRIALS, STEM_RUN, is_stem
+    from tensortune.models.corpus import (
+        CONV_RUN,
+        CORPUS_CONV_TRIALS,
+        CORPUS_DENSE_TRIALS,
+        CORPUS_STEM_TRIALS,
+        DENSE_RUN,
+        STEM_RUN,
+        is_stem,
+    )
+    from tensortune.models.flow import DENSE
     from tensortune.transfer.corpus import default_corpus
     from tensortune.transfer.features import conv_in_channels
     from tensortune.workloads.tir import TirWorkload
@@ -459,6 +469,13 @@ def test_the_znver3_corpus_holds_its_convs_at_the_records_corpus_build_asks(tmp_
         assert len(t.records) >= CORPUS_CONV_TRIALS and (own == 0 or len(t.records) == CORPUS_CONV_TRIALS), t.name
         floored += own > 0
     assert floored >= 20
+    # and (stop 78) every dense layer of the corpus models (CorpusNet's and CorpusWideNet's heads, CorpusMlp's three)
+    # on the dense template, at least CORPUS_DENSE_TRIALS records each
+    dense = [t for t in tir if t.task_key.startswith(f"{DENSE}|")]
+    assert len(dense) == 5
+    for t in dense:
+        own = sum(r.run_id.startswith(f"{DENSE_RUN}-") for r in t.records)
+        assert len(t.records) >= CORPUS_DENSE_TRIALS and (own == 0 or len(t.records) == CORPUS_DENSE_TRIALS), t.name
 
 
 def test_a_corpus_names_the_templates_it_has_no_records_of():
