@@ -17,6 +17,22 @@ from tensortune.templates.base import Template
 from tensortune.workloads.dense import Dense
 
 
+def dense_space(m: int, k: int, n: int, register_floats: int = 1024) -> SearchSpace:
+    """The knobs of a dense layer out[m, n] = data[m, k] x weight (this template's, and ``dense_fused.llvm``'s on a
+    model's fused dense function), with the register block (rows x output vectors x lanes) at most
+    ``register_floats`` accumulators."""
+    knobs = [
+        SplitKnob("tile_y", m, 3),
+        SplitKnob("tile_x", n, 4, max_factor=64),
+        SplitKnob("tile_k", k, 2),
+        OptionKnob("auto_unroll_max_step", [0, 32, 128, 512], group="unroll"),
+        OptionKnob("unroll_explicit", [0, 1], group="unroll"),
+    ]
+    cons = [Constraint(f"register block <= {register_floats} floats",
+                       lambda v: v["tile_y"][2] * v["tile_x"][2] * v["tile_x"][3] <= register_floats)]
+    return SearchSpace(knobs, cons)
+
+
 class CpuDense(Template):
     name = "dense.llvm"
     target_kind = "llvm"
@@ -24,16 +40,7 @@ class CpuDense(Template):
     vector_lanes = ("tile_x", 3)
 
     def space(self, wl: Dense) -> SearchSpace:
-        knobs = [
-            SplitKnob("tile_y", wl.batch, 3),
-            SplitKnob("tile_x", wl.out_features, 4, max_factor=64),
-            SplitKnob("tile_k", wl.in_features, 2),
-            OptionKnob("auto_unroll_max_step", [0, 32, 128, 512], group="unroll"),
-            OptionKnob("unroll_explicit", [0, 1], group="unroll"),
-        ]
-        cons = [Constraint("register block <= 1024 floats",
-                           lambda v: v["tile_y"][2] * v["tile_x"][2] * v["tile_x"][3] <= 1024)]
-        return SearchSpace(knobs, cons)
+        return dense_space(wl.batch, wl.in_features, wl.out_features)
 
     def prepare_inputs(self, wl: Dense, values: dict[str, Any], inputs: list[np.ndarray]) -> list[np.ndarray]:
         data, weight = inputs

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortune.space import Constraint, OptionKnob, SearchSpace, SplitKnob
+from tensortune.space import SearchSpace
 from tensortune.templates.base import InstantiationError
+from tensortune.templates.cpu_dense import dense_space
 from tensortune.templates.tir_schedules import TirTemplate, postprocess
 from tensortune.workloads.tir import TirWorkload, block_kinds
 
@@ -71,17 +72,7 @@ class CpuDenseFused(TirTemplate):
         got = dense_params(wl)
         if got is None:
             raise InstantiationError(f"{wl.describe()} is not a dense layer this template covers")
-        m, k, n = got
-        knobs = [
-            SplitKnob("tile_y", m, 3),
-            SplitKnob("tile_x", n, 4, max_factor=64),
-            SplitKnob("tile_k", k, 2),
-            OptionKnob("auto_unroll_max_step", [0, 32, 128, 512], group="unroll"),
-            OptionKnob("unroll_explicit", [0, 1], group="unroll"),
-        ]
-        cons = [Constraint(f"register block <= {REGISTER_FLOATS} floats",
-                           lambda v: v["tile_y"][2] * v["tile_x"][2] * v["tile_x"][3] <= REGISTER_FLOATS)]
-        return SearchSpace(knobs, cons)
+        return dense_space(*got, register_floats=REGISTER_FLOATS)
 
     def schedule(self, wl: TirWorkload, v: dict[str, Any]) -> Any:
         from tvm import s_tir
