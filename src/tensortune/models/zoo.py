@@ -163,9 +163,9 @@ class CorpusWideNet(nn.Module):
 class CorpusMlp(nn.Module):
     """The dense layers of the pretrained corpus (stop 78): 16384 -> 3072 -> 3072 -> 640, bias and ReLU between
     them, at batch 1, as a classifier head's matrix-vector products stream their weights (201, 38 and 8 MB) from
-    memory. Their shape features lie within exp(-d^2/8) >= 0.8 of VGG-16's and AlexNet's dense layers (25088 or
-    9216 -> 4096 -> 4096 -> 1000), where the corpus nets' small heads (640 x 500, 384 x 100) are below 0.01; no
-    shape of it is one of theirs or ResNet-18's. Input 1 x 16384."""
+    memory. Each of VGG-16's and AlexNet's dense layers (25088 or 9216 -> 4096 -> 4096 -> 1000) has one of them at
+    shape similarity exp(-d^2/8) of 0.81-0.88, where the corpus nets' small heads (640 x 500, 384 x 100) give at most
+    0.07; no shape of it is one of theirs or ResNet-18's. Input 1 x 16384."""
 
     input_shape = (1, 16384)
     LAYERS = [(16384, 3072), (3072, 3072), (3072, 640)]
