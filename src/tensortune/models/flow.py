@@ -13,7 +13,7 @@ from tensortune.models.allocation import TaskProgress, first_round_size, make_al
 from tensortune.models.build import TunedSchedule
 from tensortune.models.confirm import ConfirmSummary, confirm_tasks
 from tensortune.models.importer import ImportedModel
-from tensortune.models.tasks import ModelTask, extract_tasks, prim_func_arg_bytes, save_task
+from tensortune.models.tasks import ModelTask, extract_tasks, save_task
 from tensortune.templates import make_task
 from tensortune.workloads.tir import TirWorkload, task_dir
 
@@ -150,7 +150,9 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     transfer = transfer and recipes.learns_from_other_tasks(recipe)
     cache: dict = {}  # sources whose records did not change since the last round are not re-read
 
-    progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size, arg_bytes=_arg_bytes(r)) for r in tuned]
+    arg_bytes = {t.name: t.arg_bytes for t in tasks}  # rows are named after their tasks
+    progress = [TaskProgress(r.weight, r.flops, r.kind, r.task.space.size, arg_bytes=arg_bytes.get(r.name, 0))
+                for r in tuned]
     alloc = make_allocator(allocator, seed)
     spent, allocation, stop = 0, [], ""
     tuning_start = time.perf_counter()  # the time limit counts tuning, not task extraction
@@ -216,12 +218,6 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     if transfer:
         _transfer_unmeasured(tuned, storage, recipe, seed, cache, corpus)
     return ModelTuneResult(rows, fused, tasks, time.perf_counter() - start, spent, allocation, stop, confirmed)
-
-
-def _arg_bytes(row: TaskRow) -> int:
-    """The bytes of a tuned row's function arguments (0 where its workload is not a model's TIR function)."""
-    mod = getattr(row.task.workload, "mod", None) if row.task is not None else None
-    return prim_func_arg_bytes(mod["main"]) if mod is not None else 0
 
 
 def _transfer_unmeasured(rows: list[TaskRow], storage: Any, recipe: str, seed: int, cache: dict,

@@ -22,7 +22,7 @@ from typing import Any
 from tensortune.space import SearchSpace
 from tensortune.templates.base import InstantiationError
 from tensortune.templates.cpu_dense import dense_space
-from tensortune.templates.tir_schedules import TirTemplate, postprocess
+from tensortune.templates.tir_schedules import TirTemplate, fold_epilogue, postprocess
 from tensortune.workloads.tir import TirWorkload, block_kinds
 
 MATMUL = "matmul"
@@ -81,19 +81,7 @@ class CpuDenseFused(TirTemplate):
             raise InstantiationError(f"{wl.describe()} is not a dense layer this template covers")
         sch = s_tir.Schedule(wl.mod)
         mm = sch.get_sblock(MATMUL)
-        names = list(block_kinds(wl.mod["main"]))
-        outputs = [sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))]
-        if len(outputs) != 1:
-            raise InstantiationError(f"fused dense with {len(outputs)} outputs")
-        wb = sch.cache_write(mm, 0, "local")
-        if outputs[0] == MATMUL:  # no epilogue: the write-back block is the output
-            out = wb
-        else:  # bias and activation read the accumulators; all but the last fold into it
-            sch.compute_inline(wb)
-            for name in names:
-                if name not in (MATMUL, outputs[0]):
-                    sch.compute_inline(sch.get_sblock(name))
-            out = sch.get_sblock(outputs[0])
+        out = fold_epilogue(sch, MATMUL, "dense")  # bias and activation read the accumulators
         i, j, k = sch.get_loops(mm)
         _, y1, y2 = v["tile_y"]
         _, x1, x2, xv = v["tile_x"]

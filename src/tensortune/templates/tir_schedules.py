@@ -302,18 +302,11 @@ class FusedConv2d(TirTemplate):
         sch = s_tir.Schedule(wl.mod)
         conv = sch.get_sblock(self.conv_block)
         names = list(block_kinds(wl.mod["main"]))
-        outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))}
-        if len(outputs) != 1:
-            raise InstantiationError(f"fused conv2d with {len(outputs)} outputs")
-        wb = sch.cache_write(conv, 0, "local")
         # the epilogue (batch-norm arithmetic, bias, residual, relu) folds into the output block
-        sch.compute_inline(wb)
-        for name in _topological(sch, names):
-            if name not in (self.pad_block, self.conv_block) and name not in outputs:
-                sch.compute_inline(sch.get_sblock(name))
+        out = fold_epilogue(sch, self.conv_block, "conv2d", keep=(self.pad_block,))
         n, f, y, x, rc, ry, rx = self._channel_tiles(sch, conv, v)
         outer, x1l, rc0 = tile_conv(sch, v, n, f, y, x, rc, ry, rx)
-        sch.reverse_compute_at(sch.get_sblock(next(iter(outputs))), x1l)
+        sch.reverse_compute_at(out, x1l)
         finish_conv(sch, conv, outer, rc0, v, self.pad_block if self.pad_block in names else None)
         return postprocess(sch)
 
@@ -445,6 +438,28 @@ class FusedConv2dBlockedReduced(FusedConv2dBlocked):
         from tensortune.templates.cpu_conv2d import CpuConv2dSmall
 
         return CpuConv2dSmall().space(conv)
+
+
+def fold_epilogue(sch: Any, block: str, what: str, keep: tuple[str, ...] = ()) -> Any:
+    """Accumulate the reduction ``block`` in registers (a ``local`` cache) and fold the element-wise epilogue that
+    follows it (bias, batch-norm arithmetic, residual, activation) into the function's one output block, which is
+    returned; where ``block`` is itself the output, the cache's write-back block is. ``keep``: blocks left as they
+    are (a padding stage). A function with more than one output is refused (``what`` names it)."""
+    from tensortune.workloads.tir import block_kinds
+
+    names = list(block_kinds(sch.mod["main"]))
+    outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(sch.get_sblock("root"))}
+    if len(outputs) != 1:
+        raise InstantiationError(f"fused {what} with {len(outputs)} outputs")
+    out = next(iter(outputs))
+    wb = sch.cache_write(sch.get_sblock(block), 0, "local")
+    if out == block:
+        return wb
+    sch.compute_inline(wb)
+    for name in _topological(sch, names):
+        if name not in (block, out, *keep):
+            sch.compute_inline(sch.get_sblock(name))
+    return sch.get_sblock(out)
 
 
 def _topological(sch: Any, names: list[str]) -> list[str]:
