@@ -1259,6 +1259,55 @@ def test_twin_tasks_pool_their_measurements_when_the_best_configs_are_chosen(tas
     assert got[b.name].best_values == sp.to_json(c3) and "twin" not in got[b.name].how
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("transfer", [False, True])
+def test_twins_are_tuned_as_one_task_for_their_calls_together(task_env, transfer) -> None:
+    """A whole-model run tunes a twin group as one task (``flow.TWIN_GROUPS``): its heaviest twin is measured for
+    the group's calls together, the other measures nothing and is built with the head's config; a config that fails
+    the other's check inside the model falls back to the head's next-best; a resumed run counts what was spent."""
+    from helpers import LandscapeMeasurer
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import _run_id, _tuning_units, mark_wrong, stored_result, tune_model
+    from tensortune.models.importer import load_model
+    from tensortune.storage import SQLiteStorage
+
+    src = task_env / "twins.py"
+    src.write_text(TWINS_MODEL)
+    m = load_model(f"{src}:Twins")
+    st = SQLiteStorage(str(task_env / "t.db"))
+    meas = LandscapeMeasurer((0,))
+    order: list[str] = []
+    res = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=transfer, trials=24, round_size=8,
+                     on_round=lambda _k, r, _total: order.append(r.name))
+    tuned = [r for r in res.rows if r.task is not None]
+    units, calls = _tuning_units(tuned)
+    assert len(units) == len(tuned) - 1
+    convs = [r for r in tuned if r.kind == "conv2d"]
+    head = next(r for r in convs if r in units and calls[units.index(r)] == 2)
+    other = next(r for r in convs if r is not head and r.name != convs[0].name and r not in units)
+
+    def own(r):
+        return st.records(r.task.key, r.task.target_json, _run_id(r, "autotvm", 0), kind="trial")
+
+    assert own(other) == [] and other.trials == 0 and other.name not in order
+    assert len(own(head)) == head.trials > 0 and res.trials == 24 == sum(len(own(r)) for r in tuned)
+    assert other.best_values == head.best_values is not None and "config of its twin" in other.how
+    assert other.best_values in [s.values for s in res.schedules()]  # built with the head's config
+    # resumed with the budget spent: nothing measured
+    meas.calls.clear()
+    again = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=transfer, trials=24, round_size=8)
+    assert meas.calls == [] and again.trials == 24
+    # the head's config computes a wrong answer on the other twin: it takes the head's next-best, not none
+    rows = stored_result(m, default_cpu_target(), st, transfer=transfer).rows
+    o = next(r for r in rows if r.name == other.name)
+    h = next(r for r in rows if r.name == head.name)
+    ranked = [x.config for x in st.best(h.task.key, h.task.target_json, k=1 << 30, run_id=_run_id(h, "autotvm", 0))]
+    assert o.best_values == ranked[0]
+    mark_wrong(o, st, "autotvm", 0, "wrong on the other twin", rows)
+    assert o.best_values == ranked[1] and "config of its twin" in o.how
+    assert h.best_values == ranked[0]  # the head keeps its own
+
+
 DENSE_NET = textwrap.dedent('''
     import torch
     from torch import nn

@@ -198,7 +198,7 @@ def checked_build(model: ImportedModel, target: dict[str, Any], result: ModelTun
         if storage is None:
             raise MismatchError(msg)
         status(msg + "; stored as WRONG_ANSWER, rebuilding with its next-best config")
-        mark_wrong(row, storage, recipe, seed, msg)
+        mark_wrong(row, storage, recipe, seed, msg, result.rows)
     raise MismatchError("the tuned build is still wrong after falling back on every task")
 
 
