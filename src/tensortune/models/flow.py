@@ -269,12 +269,14 @@ def _tuning_units(tuned: list[TaskRow]) -> tuple[list[TaskRow], list[int]]:
     whole group's calls."""
     lead: dict[int, TaskRow] = {}
     for g in _twin_groups(tuned):
-        head = max(enumerate(g), key=lambda kr: (kr[1].weight * kr[1].flops, -kr[0]))[1]
-        for r in g:
-            lead[id(r)] = head
-    units = [r for r in tuned if lead.get(id(r), r) is r]
-    calls = [sum(q.weight for q in tuned if lead.get(id(q), q) is r) for r in units]
-    return units, calls
+        head = max(g, key=lambda q: q.weight * q.flops)  # max keeps the first of equals
+        lead.update((id(r), head) for r in g)
+    calls: dict[int, int] = {}
+    for r in tuned:
+        head = lead.get(id(r), r)
+        calls[id(head)] = calls.get(id(head), 0) + r.weight
+    units = [r for r in tuned if id(r) in calls]
+    return units, [calls[id(r)] for r in units]
 
 
 def _twin_groups(rows: list[TaskRow]) -> list[list[TaskRow]]:
