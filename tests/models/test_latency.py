@@ -16,6 +16,7 @@ from tensortune.models.latency import (
     LatencyConfig,
     Library,
     bootstrap_ci,
+    measure_round,
     pair_stats,
     round_order,
     run_latency,
@@ -75,6 +76,53 @@ def test_each_round_visits_every_contender_once_in_an_order_fixed_by_seed_and_ro
     assert [round_order(names, 8, r) for r in range(12)] != orders
 
 
+class _FakeProcess:
+    """Stands in for a ``ServedProcess``: logs what the round asks of it (the real processes are timed in
+    the tests below)."""
+
+    def __init__(self, name: str, log: list, fail_at: int | None = None):
+        self.name, self.log, self.fail_at, self.output, self.n = name, log, fail_at, np.zeros(1), 0
+        log.append(("start", name))
+
+    def repeat_ms(self, min_repeat_ms: int) -> float:
+        self.n += 1
+        if self.fail_at is not None and self.n >= self.fail_at:
+            raise RuntimeError(f"{self.name} died")
+        self.log.append(("repeat", self.name))
+        return float(self.n)
+
+    def close(self) -> None:
+        self.log.append(("close", self.name))
+
+
+def test_a_round_interleaves_the_contenders_repeats_and_stops_every_process():
+    log: list = []
+    starters = {n: (lambda n=n: _FakeProcess(n, log)) for n in "abc"}
+    times, outputs = measure_round(starters, ["c", "a", "b"], repeats=3, min_repeat_ms=5)
+    assert log[:3] == [("start", "c"), ("start", "a"), ("start", "b")]  # all up before any is timed
+    timed = [n for kind, n in log[3:] if kind == "repeat"]
+    assert timed == list("cab") + list("cab") + list("bac") + list("cab")  # discarded pass, then 3 passes
+    assert times == {"c": [2.0, 3.0, 4.0], "a": [2.0, 3.0, 4.0], "b": [2.0, 3.0, 4.0]}  # the first is discarded
+    assert sorted(outputs) == ["a", "b", "c"]
+    assert sorted(n for kind, n in log if kind == "close") == ["a", "b", "c"]
+    for fail in ("a", "b"):  # a process dying mid-round: every process of the round is stopped
+        log = []
+        starters = {n: (lambda n=n, log=log, fail=fail: _FakeProcess(n, log, fail_at=3 if n == fail else None))
+                    for n in "abc"}
+        with pytest.raises(RuntimeError, match=f"{fail} died"):
+            measure_round(starters, ["a", "b", "c"], repeats=4, min_repeat_ms=5)
+        assert sorted(n for kind, n in log if kind == "close") == ["a", "b", "c"]
+    log = []  # one failing to start: those started before it are stopped
+
+    def broken():
+        raise RuntimeError("library x: no such symbol")
+
+    starters = {"a": lambda: _FakeProcess("a", log), "x": broken, "c": lambda: _FakeProcess("c", log)}
+    with pytest.raises(RuntimeError, match="no such symbol"):
+        measure_round(starters, ["a", "x", "c"], repeats=2, min_repeat_ms=5)
+    assert log == [("start", "a"), ("close", "a")]
+
+
 def test_a_consistent_edge_is_shown_and_noise_alone_is_level():
     rng = np.random.default_rng(0)
     host = rng.uniform(10, 20, 24)  # the host's speed moves by far more than the libraries differ
@@ -130,11 +178,16 @@ def test_libraries_are_timed_checked_resumed_and_extended_with_no_process_left(t
     out = tmp_path / "lat"
     before = {p.pid for p in _children()}
     cfg = LatencyConfig(spec, [Library("a", lib), Library("b", lib)], rounds=2, peers=["eager"],
-                        pairs=[("a", "b")], threads=1, min_repeat_ms=5, pause_s=0.0)
+                        pairs=[("a", "b")], threads=1, repeats=3, min_repeat_ms=5, pause_s=0.0)
     doc = run_latency(cfg, out, command="bench latency --rounds 2", progress=False)
     assert sorted((m["round"], m["name"]) for m in doc["measurements"]) == [
         (r, n) for r in range(2) for n in ("a", "b", "eager")]
     assert all(m["ms"] > 0 for m in doc["measurements"]) and "finished" in doc
+    for m in doc["measurements"]:  # a round's figure: the median of its interleaved repeats
+        assert len(m["repeats"]) == 3 and math.isclose(m["ms"], float(np.median(m["repeats"])), rel_tol=1e-3)
+    for r in range(2):  # the start order of the round's processes is kept: the round's drawn order
+        got = sorted((m["start"], m["name"]) for m in doc["measurements"] if m["round"] == r)
+        assert [n for _, n in got] == round_order(["a", "b", "eager"], cfg.order_seed, r)
     assert {c["name"] for c in doc["checks"]} == {"a", "b", "eager"}
     assert all(c["max_abs_error"] < 1e-4 for c in doc["checks"])
     assert doc["config"]["threads"] == 1 and doc["config"]["llvm_cpu"]

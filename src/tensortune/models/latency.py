@@ -2,28 +2,37 @@
 a paired statistic for "is library A at least as fast as library B" (issue 19's 5x goal: a build tuned
 with transfer at 200 measurements against one without at 1,000).
 
-Protocol (the one `results/transfer/models-rocketlake-s57/timing.py` used from stop 57 on, now with the
-per-round figures kept): every measurement is a fresh process. Stop 56 found that with one long-lived
-process per library the libraries whose processes started first ran slow for the whole set (14.36 /
-12.32 / 10.75 ms, re-timed at 10.28 / 10.08), and rotating their order did not remove it. A process
-loads the library as a user deploys it (the TVM runtime alone, ``models.peers._library_server``) or
-builds the peer's session, answers with its output, runs one discarded repeat of ``min_repeat_ms``,
-then ``repeats`` repeats (the model back to back for at least ``min_repeat_ms``, the mean per call); the
-measurement is their median. Each round visits every contender once, in an order drawn from
-(``order_seed``, round), with a pause before each process. Each contender's output is checked against
-PyTorch's on the weights of its seed at its first measurement; a library that computes something else
+Protocol (since stop 81): every round starts a fresh process per contender, in an order drawn from
+(``order_seed``, round), with a pause before each start. A process loads the library as a user deploys it
+(the TVM runtime alone, ``models.peers._library_server``) or builds the peer's session and answers with
+its output. Once all are up, each runs one discarded repeat of ``min_repeat_ms``; then the round makes
+``repeats`` passes, every pass one repeat of each contender in turn (the model back to back for at least
+``min_repeat_ms``, the mean per call), the order reversed every other pass, ``gap_s`` between repeats (a
+TVM or ONNX Runtime thread pool spins a moment after its work). A contender's figure for the round is the
+median of its repeats; then every process of the round is stopped. Each contender's output is checked
+against PyTorch's on the weights of its seed at its first round; a library that computes something else
 stops the benchmark (its times would mean nothing).
 
-On a shared VM the host's speed moves by more than the differences between tuned libraries (stop 68: a
-library's rounds spread 24-106% from fastest to slowest), so a comparison uses the per-round ratio A/B
-(both measured within seconds of each other): its geometric mean over rounds with a bootstrap 95%
-interval (rounds resampled), the median ratio and how many rounds A was faster. "A at least as fast as
-B" is shown when the interval's upper end is at most 1, "A slower" when its lower end is above 1, level
+Why this protocol: on a shared VM the host's speed moves by more than the differences between tuned
+libraries (stop 68: a library's rounds spread 24-106% from fastest to slowest; stop 80: 59-130%), and
+it moves within seconds. Until stop 80 every measurement was a process of its own, one after the other,
+so the two libraries of a pair were timed seconds apart: the per-round log ratio of two ResNet-18
+libraries had a standard deviation of 0.19-0.27 (stop 80, 24 rounds), which hides a 3-5% difference.
+Interleaving their repeats a tenth of a second apart within the round brought it to 0.023 on the same
+two libraries and host (stop 81, 8 rounds). Fresh processes every round are kept: stop 56 found that with
+one long-lived process per library for the whole set, the libraries whose processes started first ran
+slow for the whole set (14.36 / 12.32 / 10.75 ms, re-timed at 10.28 / 10.08); a round's processes now
+live for one round, and their start order is drawn anew every round and kept (``start`` in each
+measurement) so that an order effect would show.
+
+A comparison uses the per-round ratio A/B: its geometric mean over rounds with a bootstrap 95% interval
+(rounds resampled), the median ratio and how many rounds A was faster. "A at least as fast as B" is
+shown when the interval's upper end is at most 1, "A slower" when its lower end is above 1, level
 otherwise. With ``combine`` several pairs that are one comparison (one pair per tuning seed) also
 combine into one figure: per round the mean of the pairs' log ratios, bootstrapped the same way.
 
-``results.json`` is written after every measurement; a rerun with the same settings resumes, and one
-with more ``--rounds`` extends the set (``rounds`` is not a setting)."""
+``results.json`` is written after every round; a rerun with the same settings resumes, and one with more
+``--rounds`` extends the set (``rounds`` is not a setting)."""
 
 from __future__ import annotations
 
@@ -61,9 +70,10 @@ class LatencyConfig:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     combine: bool = False  # the pairs are one comparison (one per seed): also report them together
     threads: int = 0  # 0: every core of this machine
-    repeats: int = 3
-    min_repeat_ms: int = 200
-    pause_s: float = 0.3
+    repeats: int = 10  # per contender and round, interleaved with the other contenders'
+    min_repeat_ms: int = 100
+    pause_s: float = 0.3  # before each process starts
+    gap_s: float = 0.02  # between two repeats
     order_seed: int = 12345
     atol: float = 1e-3  # output check: max abs error against PyTorch, relative to max(1, max |reference|)
 
@@ -89,6 +99,8 @@ class LatencyConfig:
                 raise ValueError(f"--pairs {a}/{b}: a contender against itself")
         if self.rounds < 1 or self.repeats < 1 or self.min_repeat_ms < 1:
             raise ValueError("--rounds, repeats and the repeat length must be positive")
+        if self.pause_s < 0 or self.gap_s < 0:
+            raise ValueError("the pauses must not be negative")
 
     @property
     def names(self) -> list[str]:
@@ -102,7 +114,8 @@ class LatencyConfig:
                  "bytes": os.path.getsize(lib.path)} for lib in self.libraries]
         return {"model": self.model, "libraries": libs, "peers": list(self.peers),
                 "threads": self.threads or os.cpu_count() or 1, "repeats": self.repeats,
-                "min_repeat_ms": self.min_repeat_ms, "pause_s": self.pause_s, "order_seed": self.order_seed,
+                "min_repeat_ms": self.min_repeat_ms, "pause_s": self.pause_s, "gap_s": self.gap_s,
+                "protocol": "interleaved", "order_seed": self.order_seed,
                 "cpu_model": cpu_model(), "llvm_cpu": llvm_cpu_name()}
 
 
@@ -142,16 +155,28 @@ def _run_logged(log_path: str, server: Callable[..., None], *args: Any) -> None:
         server(*args)
 
 
-def measure_once(start: Callable[[], Any], repeats: int, min_repeat_ms: int) -> tuple[float, np.ndarray]:
-    """One measurement: a fresh process (``start()`` returns a started ``ServedProcess``), one discarded
-    repeat, then the median of ``repeats`` repeats; the process is always stopped."""
-    proc = start()
+def measure_round(starters: dict[str, Callable[[], Any]], order: list[str], repeats: int, min_repeat_ms: int,
+                  pause_s: float = 0.0, gap_s: float = 0.0) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """One round: a fresh process per contender (``starters[name]()`` returns a started ``ServedProcess``),
+    started in ``order``; one discarded repeat each; then ``repeats`` passes of one repeat per contender, the
+    order reversed every other pass. Returns each contender's repeats and its output; every process is
+    stopped whatever happens."""
+    procs: dict[str, Any] = {}
     try:
-        proc.repeat_ms(min_repeat_ms)
-        ms = float(np.median([proc.repeat_ms(min_repeat_ms) for _ in range(repeats)]))
-        return ms, np.asarray(proc.output)
+        for name in order:
+            time.sleep(pause_s)
+            procs[name] = starters[name]()
+        for name in order:
+            procs[name].repeat_ms(min_repeat_ms)
+        times: dict[str, list[float]] = {name: [] for name in order}
+        for k in range(repeats):
+            for name in (order if k % 2 == 0 else order[::-1]):
+                time.sleep(gap_s)
+                times[name].append(procs[name].repeat_ms(min_repeat_ms))
+        return times, {name: np.asarray(p.output) for name, p in procs.items()}
     finally:
-        proc.close()
+        for p in procs.values():
+            p.close()
 
 
 def bootstrap_ci(logs: np.ndarray, n: int = BOOTSTRAP, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
@@ -259,8 +284,9 @@ def run_latency(cfg: LatencyConfig, out: Path, command: str = "", progress: bool
     seeds = {lib.name: lib.seed for lib in cfg.libraries}
     done = {(m["round"], m["name"]) for m in res.doc["measurements"]}
     checked = {c["name"] for c in res.doc["checks"] if c.get("ok")}  # a failed check is made again
-    todo = [(r, n) for r in range(res.doc["rounds"]) for n in round_order(cfg.names, cfg.order_seed, r)
-            if (r, n) not in done]
+    todo = [(r, [n for n in round_order(cfg.names, cfg.order_seed, r) if (r, n) not in done])
+            for r in range(res.doc["rounds"])]
+    todo = [(r, names) for r, names in todo if names]
     log = str(out / "tvm.log")
     with tempfile.TemporaryDirectory(prefix="tensortune-latency-") as tmp:
         starters: dict[str, Callable[[], Any]] = {}
@@ -284,15 +310,17 @@ def run_latency(cfg: LatencyConfig, out: Path, command: str = "", progress: bool
                        disable=not progress)
         with bar:
             task = bar.add_task("", total=len(todo))
-            for r, name in todo:
-                time.sleep(cfg.pause_s)
+            for r, names in todo:
                 try:
-                    ms, y = measure_once(starters[name], cfg.repeats, cfg.min_repeat_ms)
+                    times, outputs = measure_round(starters, names, cfg.repeats, cfg.min_repeat_ms, cfg.pause_s,
+                                                   cfg.gap_s)
                 except RuntimeError as e:
-                    raise BenchInputError(f"{name}: {e}") from None
-                if name not in checked:
+                    raise BenchInputError(f"round {r + 1}: {e}") from None
+                for name in names:
+                    if name in checked:
+                        continue
                     ref = refs[seeds.get(name, 0)]
-                    err = float(np.max(np.abs(np.asarray(y, dtype=np.float64).reshape(ref.shape) - ref)))
+                    err = float(np.max(np.abs(np.asarray(outputs[name], dtype=np.float64).reshape(ref.shape) - ref)))
                     tol = cfg.atol * max(1.0, float(np.max(np.abs(ref))))
                     ok = err <= tol
                     res.add("checks", {"name": name, "seed": seeds.get(name, 0), "max_abs_error": err, "ok": ok})
@@ -301,8 +329,13 @@ def run_latency(cfg: LatencyConfig, out: Path, command: str = "", progress: bool
                         raise BenchInputError(f"{name}: output differs from PyTorch's on the weights of seed "
                                               f"{seeds.get(name, 0)} by {err:.3g} (> {tol:.3g}): another model, or "
                                               f"another --seed than the library was built with?")
-                res.add("measurements", {"round": r, "name": name, "ms": ms, "at": time.time()})
-                bar.update(task, advance=1, description=f"round {r + 1}/{res.doc['rounds']}: {name} {ms:.2f} ms")
+                at = time.time()
+                for i, name in enumerate(names):
+                    ms = float(np.median(times[name]))
+                    res.add("measurements", {"round": r, "name": name, "ms": ms, "start": i,
+                                             "repeats": [round(t, 5) for t in times[name]], "at": at})
+                bar.update(task, advance=1, description=f"round {r + 1}/{res.doc['rounds']}: "
+                           + ", ".join(f"{n} {float(np.median(times[n])):.2f}" for n in names) + " ms")
     if len(res.doc["measurements"]) == len(cfg.names) * res.doc["rounds"]:
         res.finish()
     return res.doc
@@ -324,8 +357,10 @@ def write_latency_report(doc: dict[str, Any], out: Path) -> Path:
     lines = [f"# Whole-model latency: {c['model']}", "",
              f"Command: `{commands_of(doc)}`", "",
              f"Machine: {c['cpu_model']} (LLVM `{c['llvm_cpu']}`), {c['threads']} threads. {n_rounds} rounds "
-             f"(of {doc.get('rounds')} asked), every measurement a fresh process: one discarded repeat, then the "
-             f"median of {c['repeats']} repeats of >= {c['min_repeat_ms']} ms; each round in a random order. "
+             f"(of {doc.get('rounds')} asked). Every round a fresh process per contender, started in a random "
+             f"order; one discarded repeat each, then {c['repeats']} passes of one repeat (>= {c['min_repeat_ms']} ms "
+             f"of back-to-back inferences) per contender in turn, the order reversed every other pass; a "
+             f"contender's figure for the round is the median of its repeats. "
              f"Outputs checked against PyTorch (max abs error): "
              + ", ".join(f"{k['name']} {k['max_abs_error']:.1e}" for k in doc["checks"] if k.get("ok")) + ".", ""]
     head = ["contender", "rounds", "median ms", "min", "max", "spread"]
@@ -340,7 +375,7 @@ def write_latency_report(doc: dict[str, Any], out: Path) -> Path:
         body.append(b)
     lines += [table(head, body), ""]
     if pairs:
-        lines += ["Pairs: per-round ratio A/B (A and B measured within seconds of each other), geometric mean "
+        lines += ["Pairs: per-round ratio A/B (A's and B's repeats interleaved within the round), geometric mean "
                   f"over rounds with a bootstrap 95% interval ({BOOTSTRAP} resamples of the rounds).", ""]
         prow = [[f"{p['a']} / {p['b']}", str(p["rounds"]), f"{p['geomean']:.3f}", _fmt_ci(p["ci95"]),
                  f"{p['median']:.3f}", f"{p['a_faster']}/{p['rounds']}", p["verdict"]] for p in stats["pairs"]]
