@@ -91,6 +91,10 @@ class _FakeProcess:
         self.log.append(("repeat", self.name))
         return float(self.n)
 
+    def settle(self, max_s: float) -> float:
+        self.log.append(("settle", self.name))
+        return 0.0
+
     def close(self) -> None:
         self.log.append(("close", self.name))
 
@@ -102,6 +106,7 @@ def test_a_round_interleaves_the_contenders_repeats_and_stops_every_process():
     assert log[:3] == [("start", "c"), ("start", "a"), ("start", "b")]  # all up before any is timed
     timed = [n for kind, n in log[3:] if kind == "repeat"]
     assert timed == list("cab") + list("cab") + list("bac") + list("cab")  # discarded pass, then 3 passes
+    assert all(log[i + 1] == ("settle", e[1]) for i, e in enumerate(log) if e[0] == "repeat")  # none overlaps
     assert times == {"c": [2.0, 3.0, 4.0], "a": [2.0, 3.0, 4.0], "b": [2.0, 3.0, 4.0]}  # the first is discarded
     assert sorted(outputs) == ["a", "b", "c"]
     assert sorted(n for kind, n in log if kind == "close") == ["a", "b", "c"]
@@ -121,6 +126,45 @@ def test_a_round_interleaves_the_contenders_repeats_and_stops_every_process():
     with pytest.raises(RuntimeError, match="no such symbol"):
         measure_round(starters, ["a", "x", "c"], repeats=2, min_repeat_ms=5)
     assert log == [("start", "a"), ("close", "a")]
+
+
+def _spinning_server(conn, spin_s: float) -> None:
+    """A served process whose work leaves a thread spinning for ``spin_s``, as a thread pool does."""
+    import threading
+    import time
+
+    from tensortune.models.peers import _serve
+
+    state = {"until": 0.0}
+
+    def spin() -> None:
+        while time.perf_counter() < state["until"]:
+            pass
+
+    def fn() -> None:
+        if time.perf_counter() >= state["until"]:
+            state["until"] = time.perf_counter() + spin_s
+            threading.Thread(target=spin, daemon=True).start()
+
+    _serve(conn, fn, np.zeros(1))
+
+
+def test_settle_waits_while_the_process_spins_and_not_longer():
+    from tensortune.models.peers import ServedProcess
+
+    spinning = ServedProcess("spinner", _spinning_server, 0.4)
+    idle = ServedProcess("idle", _spinning_server, 0.0)
+    try:
+        spinning.repeat_ms(5)
+        waited = spinning.settle(max_s=2.0)
+        assert 0.25 <= waited < 1.5
+        assert spinning.settle(max_s=2.0) < 0.2  # nothing spins any more
+        assert spinning.repeat_ms(5) > 0 and spinning.settle(max_s=0.1) < 0.2  # the cap holds
+        idle.repeat_ms(5)
+        assert idle.settle(max_s=2.0) < 0.2
+    finally:
+        spinning.close()
+        idle.close()
 
 
 def test_a_consistent_edge_is_shown_and_noise_alone_is_level():

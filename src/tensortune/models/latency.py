@@ -7,8 +7,11 @@ Protocol (since stop 81): every round starts a fresh process per contender, in a
 (the TVM runtime alone, ``models.peers._library_server``) or builds the peer's session and answers with
 its output. Once all are up, each runs one discarded repeat of ``min_repeat_ms``; then the round makes
 ``repeats`` passes, every pass one repeat of each contender in turn (the model back to back for at least
-``min_repeat_ms``, the mean per call), the order reversed every other pass, ``gap_s`` between repeats (a
-TVM or ONNX Runtime thread pool spins a moment after its work). A contender's figure for the round is the
+``min_repeat_ms``, the mean per call), the order reversed every other pass. After every repeat the round
+waits until that process uses no CPU (at most ``settle_s``): a TVM library's thread pool spins 200-250 ms
+of a core after its work, ONNX Runtime's 60 ms, and on 2 cores that slowed the next contender (stop 81's
+first interleaved set, which waited 20 ms: ONNX Runtime at 79-97 ms against 23 alone, and the pairs' per-round
+log ratios at sd 0.085-0.093). A contender's figure for the round is the
 median of its repeats; then every process of the round is stopped. Each contender's output is checked
 against PyTorch's on the weights of its seed at its first round; a library that computes something else
 stops the benchmark (its times would mean nothing).
@@ -73,7 +76,7 @@ class LatencyConfig:
     repeats: int = 10  # per contender and round, interleaved with the other contenders'
     min_repeat_ms: int = 100
     pause_s: float = 0.3  # before each process starts
-    gap_s: float = 0.02  # between two repeats
+    settle_s: float = 1.0  # after a repeat, the longest wait for its process to stop spinning
     order_seed: int = 12345
     atol: float = 1e-3  # output check: max abs error against PyTorch, relative to max(1, max |reference|)
 
@@ -99,7 +102,7 @@ class LatencyConfig:
                 raise ValueError(f"--pairs {a}/{b}: a contender against itself")
         if self.rounds < 1 or self.repeats < 1 or self.min_repeat_ms < 1:
             raise ValueError("--rounds, repeats and the repeat length must be positive")
-        if self.pause_s < 0 or self.gap_s < 0:
+        if self.pause_s < 0 or self.settle_s < 0:
             raise ValueError("the pauses must not be negative")
 
     @property
@@ -114,7 +117,7 @@ class LatencyConfig:
                  "bytes": os.path.getsize(lib.path)} for lib in self.libraries]
         return {"model": self.model, "libraries": libs, "peers": list(self.peers),
                 "threads": self.threads or os.cpu_count() or 1, "repeats": self.repeats,
-                "min_repeat_ms": self.min_repeat_ms, "pause_s": self.pause_s, "gap_s": self.gap_s,
+                "min_repeat_ms": self.min_repeat_ms, "pause_s": self.pause_s, "settle_s": self.settle_s,
                 "protocol": "interleaved", "order_seed": self.order_seed,
                 "cpu_model": cpu_model(), "llvm_cpu": llvm_cpu_name()}
 
@@ -156,23 +159,27 @@ def _run_logged(log_path: str, server: Callable[..., None], *args: Any) -> None:
 
 
 def measure_round(starters: dict[str, Callable[[], Any]], order: list[str], repeats: int, min_repeat_ms: int,
-                  pause_s: float = 0.0, gap_s: float = 0.0) -> tuple[dict[str, list[float]], dict[str, Any]]:
+                  pause_s: float = 0.0, settle_s: float = 1.0) -> tuple[dict[str, list[float]], dict[str, Any]]:
     """One round: a fresh process per contender (``starters[name]()`` returns a started ``ServedProcess``),
     started in ``order``; one discarded repeat each; then ``repeats`` passes of one repeat per contender, the
-    order reversed every other pass. Returns each contender's repeats and its output; every process is
-    stopped whatever happens."""
+    order reversed every other pass; after every repeat, a wait (at most ``settle_s``) until that process
+    stops spinning. Returns each contender's repeats and its output; every process is stopped whatever
+    happens."""
     procs: dict[str, Any] = {}
     try:
         for name in order:
             time.sleep(pause_s)
             procs[name] = starters[name]()
         for name in order:
+            procs[name].settle(settle_s)
+        for name in order:
             procs[name].repeat_ms(min_repeat_ms)
+            procs[name].settle(settle_s)
         times: dict[str, list[float]] = {name: [] for name in order}
         for k in range(repeats):
             for name in (order if k % 2 == 0 else order[::-1]):
-                time.sleep(gap_s)
                 times[name].append(procs[name].repeat_ms(min_repeat_ms))
+                procs[name].settle(settle_s)
         return times, {name: np.asarray(p.output) for name, p in procs.items()}
     finally:
         for p in procs.values():
@@ -313,7 +320,7 @@ def run_latency(cfg: LatencyConfig, out: Path, command: str = "", progress: bool
             for r, names in todo:
                 try:
                     times, outputs = measure_round(starters, names, cfg.repeats, cfg.min_repeat_ms, cfg.pause_s,
-                                                   cfg.gap_s)
+                                                   cfg.settle_s)
                 except RuntimeError as e:
                     raise BenchInputError(f"round {r + 1}: {e}") from None
                 for name in names:
@@ -360,7 +367,8 @@ def write_latency_report(doc: dict[str, Any], out: Path) -> Path:
              f"(of {doc.get('rounds')} asked). Every round a fresh process per contender, started in a random "
              f"order; one discarded repeat each, then {c['repeats']} passes of one repeat (>= {c['min_repeat_ms']} ms "
              f"of back-to-back inferences) per contender in turn, the order reversed every other pass; a "
-             f"contender's figure for the round is the median of its repeats. "
+             f"contender's figure for the round is the median of its repeats; after every repeat a wait (at most "
+             f"{c.get('settle_s', 1.0):g} s) until that process stops spinning. "
              f"Outputs checked against PyTorch (max abs error): "
              + ", ".join(f"{k['name']} {k['max_abs_error']:.1e}" for k in doc["checks"] if k.get("ok")) + ".", ""]
     head = ["contender", "rounds", "median ms", "min", "max", "spread"]
