@@ -20,10 +20,10 @@ Why this protocol: on a shared VM the host's speed moves by more than the differ
 libraries (stop 68: a library's rounds spread 24-106% from fastest to slowest; stop 80: 59-130%), and
 it moves within seconds. Until stop 80 every measurement was a process of its own, one after the other,
 so the two libraries of a pair were timed seconds apart: the per-round log ratio of two ResNet-18
-libraries had a standard deviation of 0.13-0.27 (stop 80's three 24-round sets), which hides a 3-5%
-difference. Interleaving their repeats within the round brought it to 0.023 for the same two libraries
-alone (stop 81's probe, 8 rounds) and 0.059-0.068 for two such pairs beside ONNX Runtime in one set
-(stop 81, 24 rounds). Fresh processes every round are kept: stop 56 found that with
+libraries had a standard deviation of 0.13-0.27 in stop 80's three 24-round sets on a noisy host
+(sgemm 97-176 GFLOP/s; 0.034-0.085 in stop 79's, on a quieter one), which hides a 3-5% difference. Interleaving their repeats within the round brought it to 0.023 for the same two libraries
+alone (stop 81's probe, 8 rounds) and 0.029-0.068 for pairs in sets of four to six libraries and ONNX
+Runtime (stop 81, on a host as noisy as stop 80's: sgemm 80-149). Fresh processes every round are kept: stop 56 found that with
 one long-lived process per library for the whole set, the libraries whose processes started first ran
 slow for the whole set (14.36 / 12.32 / 10.75 ms, re-timed at 10.28 / 10.08); a round's processes now
 live for one round, and their start order is drawn anew every round and kept (``start`` in each
