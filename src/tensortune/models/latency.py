@@ -10,24 +10,25 @@ its output. Once all are up, each runs one discarded repeat of ``min_repeat_ms``
 ``min_repeat_ms``, the mean per call), the order reversed every other pass. After every repeat the round
 waits until that process uses no CPU (at most ``settle_s``): a TVM library's thread pool spins 200-250 ms
 of a core after its work, ONNX Runtime's 60 ms, and on 2 cores that slowed the next contender (stop 81's
-first interleaved set, which waited 20 ms: ONNX Runtime at 79-97 ms against 23 alone, and the pairs' per-round
-log ratios at sd 0.085-0.093). A contender's figure for the round is the
-median of its repeats; then every process of the round is stopped. Each contender's output is checked
-against PyTorch's on the weights of its seed at its first round; a library that computes something else
-stops the benchmark (its times would mean nothing).
+first interleaved set, which waited 20 ms: ONNX Runtime at 79-97 ms against 24-28 otherwise, and the pairs'
+per-round log ratios at sd 0.085-0.093). A contender's figure for the round is the median of its repeats; then
+every process of the round is stopped. Each contender's output is checked against PyTorch's on the weights
+of its seed at its first round; a library that computes something else stops the benchmark (its times
+would mean nothing).
 
 Why this protocol: on a shared VM the host's speed moves by more than the differences between tuned
-libraries (stop 68: a library's rounds spread 24-106% from fastest to slowest; stop 80: 59-130%), and
-it moves within seconds. Until stop 80 every measurement was a process of its own, one after the other,
-so the two libraries of a pair were timed seconds apart: the per-round log ratio of two ResNet-18
-libraries had a standard deviation of 0.13-0.27 in stop 80's three 24-round sets on a noisy host
-(sgemm 97-176 GFLOP/s; 0.034-0.085 in stop 79's, on a quieter one), which hides a 3-5% difference. Interleaving their repeats within the round brought it to 0.023 for the same two libraries
-alone (stop 81's probe, 8 rounds) and 0.029-0.068 for pairs in sets of four to six libraries and ONNX
-Runtime (stop 81, on a host as noisy as stop 80's: sgemm 80-149). Fresh processes every round are kept: stop 56 found that with
-one long-lived process per library for the whole set, the libraries whose processes started first ran
-slow for the whole set (14.36 / 12.32 / 10.75 ms, re-timed at 10.28 / 10.08); a round's processes now
-live for one round, and their start order is drawn anew every round and kept (``start`` in each
-measurement) so that an order effect would show.
+libraries (stop 68: a library's rounds spread 24-106% from fastest to slowest; stop 80: 59-130%), and it
+moves within seconds. Until stop 80 every measurement was a process of its own, one after the other, so
+the two libraries of a pair were timed seconds apart: the per-round log ratio of two ResNet-18 libraries
+had a standard deviation of 0.13-0.27 in stop 80's three 24-round sets on a noisy host (sgemm 97-176
+GFLOP/s; 0.034-0.085 in stop 79's, on a quieter one), which hides a 3-5% difference. Interleaving their
+repeats within the round brought it to 0.023 for the same two libraries alone (stop 81's probe, 8 rounds)
+and 0.029-0.068 for pairs in sets of four to six libraries and ONNX Runtime (stop 81, on a host as noisy
+as stop 80's: sgemm 80-149). Fresh processes every round are kept: stop 56 found that with one long-lived
+process per library for the whole set, the libraries whose processes started first ran slow for the whole
+set (14.36 / 12.32 / 10.75 ms, re-timed at 10.28 / 10.08); a round's processes now live for one round, and
+their start order is drawn anew every round and kept (``start`` in each measurement) so that an order
+effect would show.
 
 A comparison uses the per-round ratio A/B: its geometric mean over rounds with a bootstrap 95% interval
 (rounds resampled), the median ratio and how many rounds A was faster. "A at least as fast as B" is
