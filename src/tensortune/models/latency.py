@@ -339,12 +339,12 @@ def run_latency(cfg: LatencyConfig, out: Path, command: str = "", progress: bool
                                               f"{seeds.get(name, 0)} by {err:.3g} (> {tol:.3g}): another model, or "
                                               f"another --seed than the library was built with?")
                 at = time.time()
+                ms = {name: float(np.median(times[name])) for name in names}
                 for i, name in enumerate(names):
-                    ms = float(np.median(times[name]))
-                    res.add("measurements", {"round": r, "name": name, "ms": ms, "start": i,
+                    res.add("measurements", {"round": r, "name": name, "ms": ms[name], "start": i,
                                              "repeats": [round(t, 5) for t in times[name]], "at": at})
                 bar.update(task, advance=1, description=f"round {r + 1}/{res.doc['rounds']}: "
-                           + ", ".join(f"{n} {float(np.median(times[n])):.2f}" for n in names) + " ms")
+                           + ", ".join(f"{n} {ms[n]:.2f}" for n in names) + " ms")
     if len(res.doc["measurements"]) == len(cfg.names) * res.doc["rounds"]:
         res.finish()
     return res.doc
