@@ -403,11 +403,11 @@ def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus
         assert _best_similarity(wl, measured) >= 0.5, name
 
 
-@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids", "znver3"])
+@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids", "znver3", "znver5"])
 def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_asks(cpu):
     """The shipped rocketlake corpus was rebuilt in stop 52 (the stem-like shapes at 4x the 64 of the others), the
     one of the Zen 4 VM that hides AVX-512 built in stop 60, the emeraldrapids one in stop 63, the znver3 one in
-    stop 70: their single-layer
+    stop 70, the znver5 one extended in stop 82 (its stem-like shapes had 64): their single-layer
     tasks hold exactly the records ``corpus build --trials 64`` measures, so a change of
     :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a truncated file, fails here; and they hold the Winograd
     template the whole-model flow tunes."""
@@ -422,12 +422,14 @@ def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_as
     assert "conv2d_winograd_fused.llvm" in corpus.templates()
 
 
-def test_the_znver3_corpus_holds_its_convs_and_dense_layers_at_the_records_corpus_build_asks(tmp_path, monkeypatch):
+@pytest.mark.parametrize("cpu", ["znver3", "znver5"])
+def test_a_corpus_with_part_1b_holds_its_convs_and_dense_layers_at_the_records_corpus_build_asks(
+        cpu, tmp_path, monkeypatch):
     """Part 1b of ``corpus build`` measures each corpus model's stem (a conv on RGB input) on its own up to
     :data:`CORPUS_STEM_TRIALS` records (stop 76), every other conv of theirs, direct or Winograd, up to
     :data:`CORPUS_CONV_TRIALS` (stop 77), and every dense layer up to :data:`CORPUS_DENSE_TRIALS` (stop 78, with
-    CorpusMlp); the znver3 file was extended with it (the other CPUs' files predate it),
-    so a change of either constant without a rebuild, or a truncated file, fails here."""
+    CorpusMlp); the znver3 file was extended with it in stops 76-78, the znver5 one in stop 82 (the other CPUs'
+    files predate it), so a change of either constant without a rebuild, or a truncated file, fails here."""
     from tensortune.models.corpus import (
         CONV_RUN,
         CORPUS_CONV_TRIALS,
@@ -443,7 +445,7 @@ def test_the_znver3_corpus_holds_its_convs_and_dense_layers_at_the_records_corpu
     from tensortune.workloads.tir import TirWorkload
 
     monkeypatch.setenv("TENSORTUNE_TASK_DIR", str(tmp_path))
-    corpus = default_corpus("znver3")
+    corpus = default_corpus(cpu)
     assert corpus is not None
     corpus.install_task_files()  # (loading the default corpus may have installed them already)
 
