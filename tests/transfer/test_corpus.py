@@ -379,7 +379,7 @@ def _best_similarity(layer_wl, workloads) -> float:
 def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus_holds_them():
     """A held-out stem (L1, L3) or wide early layer (L4) transfers only from a similar source: the corpus's
     single layers give every evaluation layer one at similarity >= 0.5, and the shipped znver5 corpus (rebuilt
-    in stops 42 and 48) measured them all; the znver4 file predates the stems (see the README)."""
+    in stops 42 and 48, extended in stop 82) measured them all; the znver4 file predates the stems (see the README)."""
     from tensortune.models.corpus import corpus_ops
     from tensortune.transfer.corpus import default_corpus
     from tensortune.workloads import workload_from_key
