@@ -2,7 +2,8 @@
 one-call Winograd tasks that the 200-with run left at 8 measurements, the 3 best of the first 8 configs of the
 200-with run (transfer's first plan) and of the 1,000-without run (random), and each run's final best, measured
 again in one process, cold caches as in tuning, 5 interleaved rounds (a rotated order each round); medians.
-Usage: python probe.py  (the databases of run.sh under /work/runs/s82/models)"""
+Usage: python probe.py [TASK,TASK,...]  (the databases of run.sh under /work/runs/s82/models; by default the four
+below; run6.sh gives the three multi-call ones the build profiles point at)"""
 import sqlite3
 import statistics
 
@@ -14,6 +15,9 @@ TASKS = ["fused_conv2d_winograd1_add1_relu11", "fused_conv2d_winograd3_add2_relu
 
 def main():
     import json
+    import sys
+
+    tasks = sys.argv[1].split(",") if len(sys.argv) > 1 else TASKS
 
     from tensortune.core.values import MeasureInput
     from tensortune.measure.tvm_measurer import TimingPolicy, TvmMeasurer
@@ -23,7 +27,7 @@ def main():
     meas = TvmMeasurer(build_workers=2, build_timeout=60.0, run_timeout=30.0,
                        timing=TimingPolicy(5, 40, cold=True), run_threads=2)
     with meas:
-        for name in TASKS:
+        for name in tasks:
             picks, key = {}, None
             for run, db in RUNS.items():
                 rows = sqlite3.connect(db).execute(
