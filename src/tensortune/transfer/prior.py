@@ -59,6 +59,15 @@ from tensortune.transfer.features import TransferFeatures, template_family
 # one lane count; Zen 5's L1 maps onto two and stays at 24 (21.5 with the variants); the Zen 4 VM's L2 back to 20
 # (6 of 6 reach), Zen 3's L2 back to 55.5 (44 with them); L7 and L8 as before on every CPU except Zen 5's L8, which
 # maps onto 16 lanes alone: 5 -> 6.
+# A diverse first design was tried at stop 83 and is not on: the k taken greedily from the 3k best mapped
+# candidates, each the one that shares the fewest knob choices with its nearest pick so far (the patch:
+# results/transfer/znver5-s83/diverse.patch). Why tried: VGG-16's deepest Winograd conv on Zen 5 (512 channels at
+# 14 px) got 7 of 8 mapped configs with one register block (tile_k [8, 4]), where the best configs of the run with
+# 1,000 measurements all hold [16, 2]. Replayed (L1, L2, L7, L8 held out, autotvm with transfer, knobs+corpus,
+# seeds 0-8, 120 measurements; results/transfer/znver5-s83/replay-cmp.txt), median measurements to 95%, as it is ->
+# diverse: Zen 3 L1 2 -> 16, L2 41 -> 66, L7 4 -> 6, L8 4 -> 22; Zen 5 L1 34 -> 35, L2 3 -> 17, L7 4 -> 6, L8 4 -> 6;
+# rocketlake L1 19 -> 66, L2, L7, L8 1 -> 1 (L8 over 7 seeds): worse or equal in every cell. The sources' order of
+# their best configs carries more than spread, and the lane variants fall away once the picks hold two lane counts.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 # ... but never without the source's best rows: schedule transfer starts from them, and a random 1,024 of a
 # 1,344-config table dropped L7's best in a quarter of the seeds (stop 53: held-out L6's first configs then
