@@ -1,5 +1,6 @@
 """Stop 83: held-out replay of L1, L2, L7, L8 on five CPUs' tables (autotvm with transfer, knobs+corpus), first
-design as shipped (diverse=0) or diverse=N. Usage: replay.py DIVERSE SEEDS OUT.json [CPUS]"""
+design as shipped (diverse=0) or diverse=N (N > 0 needs diverse.patch applied to src/). Usage: replay.py DIVERSE
+SEEDS OUT.json [CPUS]"""
 import json, sys, time
 from pathlib import Path
 import numpy as np
