@@ -336,6 +336,9 @@ def test_bench_transfer_holds_a_layer_without_a_table_out_live(tmp_path, capsys)
     report = (out / "report.md").read_text()
     assert "| L6 (live) | autotvm | knobs |" in report and "best config any run of the layer found" in report
     assert "Confirmed (L6)" in report
+    # every run keeps the configs it measured, in order (3 measurements), the top ones among them
+    assert all(len(r["measured"]) == 3 and {int(c) for c, _, _ in r["top"]} <= set(r["measured"]) for r in live)
+    assert "| L6 | autotvm | knobs |" in report and "own top" in report  # per seed, credited both ways
     capsys.readouterr()
     assert main([*base, str(tmp_path / "bad"), "--live", "L8"]) == 2  # L8 has a table: replay it instead
     assert main([*base, str(tmp_path / "bad2"), "--live", "L9"]) == 2
@@ -365,6 +368,12 @@ def test_a_live_run_counts_against_its_configs_measured_again():
     lucky = {"top": [[mid, 2, 10 * opt], [best, 7, 0.5 * opt]]}  # mid measured 10x its speed once
     assert live_reach(lucky, conf, 0.95 * opt) == (7, conf[str(best)])
     assert live_reach({"top": [[mid, 1, 10 * opt]]}, conf, 0.95 * opt) == (None, conf[str(mid)])
+    # a run that measured `best` 2nd but read it low (another run's best configs put it in the confirmed
+    # set): credited at 2 as replay would credit it, but never among the configs its own readings ranked
+    unlucky = {"top": [[mid, 3, 10 * opt]], "measured": [mid + 1, best, mid, mid]}
+    assert live_reach(unlucky, conf, 0.95 * opt) == (2, conf[str(mid)])
+    assert live_reach(unlucky, conf, 0.95 * opt, own_top=True) == (None, conf[str(mid)])
+    assert live_reach({**lucky, "measured": [mid + 1, mid, best]}, conf, 0.95 * opt) == (3, conf[str(best)])
 
     def rec(i: int, cost: float | None) -> TuningRecord:
         return TuningRecord("t", "x", {}, i, (cost,) if cost else (), ErrorKind.NONE if cost else ErrorKind.RUNTIME)

@@ -108,7 +108,8 @@ def run_live(layer: str, sources: list[Any], recipe: str, seed: int, trials: int
     """One run on evaluation layer ``layer`` measured on this CPU (the ground-truth template, target and
     timing protocol, so its records are what a table of it would hold); sources as :func:`run_one`. The
     result keeps the run's ``keep_top`` best configs (``top``: config index, the measurement that first
-    ran it, GFLOP/s then) for :func:`confirm_live`."""
+    ran it, GFLOP/s then) for :func:`confirm_live`, and every config it measured, in order (``measured``),
+    for :func:`live_reach`."""
     from tensortune.bench.groundtruth import groundtruth_measurer, groundtruth_task
 
     task = groundtruth_task(layer)
@@ -131,10 +132,11 @@ def _search(task: Any, measurer: Any, sources: list[Any], recipe: str, seed: int
         s = Tuner(task, strat, measurer, storage, Budget(trials=trials),
                   tuner_name=recipe, seed=seed, remeasure_best=False,
                   initial_configs=prior.initial_configs() if prior else None).run()
-        top = _top_configs(storage.records(task.key, task.target_json, s.run_id, kind="trial"), task.flops, keep_top)
+        recs = storage.records(task.key, task.target_json, s.run_id, kind="trial")
         storage.close()
+    kept = {"top": _top_configs(recs, task.flops, keep_top), "measured": [int(r.config_index) for r in recs]}
     return {"curve": [round(v, 4) for v in s.curve], "wall_s": time.perf_counter() - t0,
-            "sources": [src.name for src in prior.sources] if prior else [], **({"top": top} if keep_top else {})}
+            "sources": [src.name for src in prior.sources] if prior else [], **(kept if keep_top else {})}
 
 
 def _top_configs(records: list[Any], flops: float, k: int) -> list[list[float]]:
@@ -165,13 +167,23 @@ def confirm_live(task: Any, measurer: Any, configs: list[int], rounds: int) -> d
     return {str(c): round(float(statistics.median(v)), 4) for c, v in got.items()}
 
 
-def live_reach(run: dict[str, Any], confirmed: dict[str, float], target: float) -> tuple[int | None, float]:
+def live_reach(run: dict[str, Any], confirmed: dict[str, float], target: float,
+               own_top: bool = False) -> tuple[int | None, float]:
     """A live run's figures against confirmed medians: the measurement that first ran a config whose
     confirmed median is at least ``target`` (None if none did), and the best confirmed median among its
-    top configs."""
+    top configs.
+
+    A run that kept every config it measured (``measured``, in order) is credited as replay credits a
+    run: at the first measurement of any config that confirmed within the target, whichever run's best
+    configs put it in the confirmed set, even if the run's own reading of it was low. ``own_top`` (and
+    runs from before ``measured`` was kept) credit only the run's own best configs by its in-run
+    figures: the configs its build would pick from."""
+    best = max((confirmed.get(str(int(c)), 0.0) for c, _, _ in run["top"]), default=0.0)
+    if not own_top and "measured" in run:
+        at = next((i for i, c in enumerate(run["measured"], 1) if confirmed.get(str(int(c)), 0.0) >= target), None)
+        return at, best
     hits = [at for c, at, _ in run["top"] if confirmed.get(str(int(c)), 0.0) >= target]
-    return (int(min(hits)) if hits else None), max((confirmed.get(str(int(c)), 0.0) for c, _, _ in run["top"]),
-                                                     default=0.0)
+    return (int(min(hits)) if hits else None), best
 
 
 def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bool = True) -> dict[str, Any]:
@@ -310,6 +322,39 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
                       f"{cfg.get('confirm_top', 3)} best configs ({', '.join(f'{x}: {len(conf[x])}' for x in live if x in conf)} "
                       f"distinct) were measured again in {cfg.get('confirm_rounds', 3)} interleaved rounds; the optimum "
                       "is the best median, a run reaches at the measurement that first ran a config whose median is "
-                      f"within {reach:.0%} of it, and 'best' is the best median among the run's configs.", ""]
+                      f"within {reach:.0%} of it (any config it measured that is in the confirmed set, as replay "
+                      "credits; per seed below, also counted at its own best configs only), and 'best' is the best "
+                      "median among the run's configs.", ""]
     lines += [table(head, rows), ""]
+    lines += _live_per_seed(doc, reach)
     return write_markdown(out, lines)
+
+
+def _live_per_seed(doc: dict[str, Any], reach: float) -> list[str]:
+    """Live layers' runs per seed, credited two ways: at the first measured config that confirmed (the
+    table's figures; as replay credits) and only at the run's own best configs by its in-run readings
+    (what its build would pick from: a config that read low in the run counts there only if it was
+    among them). Runs from before ``measured`` was kept read the same both ways."""
+    cfg, conf = doc["config"], doc.get("confirmed", {})
+    rows = []
+    for layer in (x for x in cfg.get("live", []) if x in conf):
+        target = reach * doc["optimum"][layer]
+        for recipe, feats in ((r, f) for r in cfg["recipes"] for f in cfg.get("features", ["knobs"])):
+            cells = [layer, recipe, feats]
+            for transfer in (False, True):
+                runs = sorted((r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
+                               and _features(r) == (feats if transfer else None) and "top" in r),
+                              key=lambda r: r["seed"])
+                for own in (False, True):
+                    figs = [live_reach(r, conf[layer], target, own_top=own)[0] for r in runs]
+                    cells.append(", ".join("-" if h is None else str(h) for h in figs) or "-")
+            rows.append(cells)
+    if not rows:
+        return []
+    head = ["live layer", "recipe", "with: features", "without: first measured", "without: own top",
+            "with: first measured", "with: own top"]
+    return [f"Live layers per seed (seeds {cfg['seeds']}; '-' never reached {reach:.0%}): 'first measured' credits "
+            "a run at the first measurement of any config whose confirmed median is within reach (as replay does, "
+            "and as the table above counts); 'own top' only at the run's own best configs by its in-run readings, "
+            "the ones its build would choose from, so noise that hid a good config counts against the run there.",
+            "", table(head, rows), ""]
