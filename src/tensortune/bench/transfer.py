@@ -260,6 +260,12 @@ def _features(run: dict[str, Any]) -> str | None:
     return run.get("features", "knobs") if run["transfer"] else None
 
 
+def _cell_runs(doc: dict[str, Any], layer: str, recipe: str, feats: str, transfer: bool) -> list[dict[str, Any]]:
+    """The runs of one report cell (layer, recipe, with or without transfer on ``feats``), by seed."""
+    return sorted((r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
+                   and _features(r) == (feats if transfer else None)), key=lambda r: r["seed"])
+
+
 def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     reach = cfg["reach"]
@@ -271,8 +277,7 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
             cells = [f"{layer} (live)" if layer in live else layer, recipe, feats]
             fig = {}
             for transfer in (False, True):
-                runs = [r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
-                        and _features(r) == (feats if transfer else None)]
+                runs = _cell_runs(doc, layer, recipe, feats, transfer)
                 conf = doc.get("confirmed", {}).get(layer)
                 if conf and all("top" in r for r in runs):  # a live layer: against the confirmed medians
                     figs = [live_reach(r, conf, reach * opt) for r in runs]
@@ -342,9 +347,7 @@ def _live_per_seed(doc: dict[str, Any], reach: float) -> list[str]:
         for recipe, feats in ((r, f) for r in cfg["recipes"] for f in cfg.get("features", ["knobs"])):
             cells = [layer, recipe, feats]
             for transfer in (False, True):
-                runs = sorted((r for r in doc["runs"] if r["layer"] == layer and r["recipe"] == recipe
-                               and _features(r) == (feats if transfer else None) and "top" in r),
-                              key=lambda r: r["seed"])
+                runs = [r for r in _cell_runs(doc, layer, recipe, feats, transfer) if "top" in r]
                 for own in (False, True):
                     figs = [live_reach(r, conf[layer], target, own_top=own)[0] for r in runs]
                     cells.append(", ".join("-" if h is None else str(h) for h in figs) or "-")
