@@ -1006,6 +1006,62 @@ def test_a_whole_model_run_confirms_each_tasks_top_configs(task_env) -> None:
     assert not (task_env / "cli.db").exists()
 
 
+@pytest.mark.slow
+def test_a_whole_model_run_can_confirm_inside_its_budget(task_env) -> None:
+    """--confirm-share: the confirmation's measurements come out of --trials; the heaviest tasks (calls x best
+    time) are confirmed first, while the kept-back share holds a task's top x rounds."""
+    from helpers import LandscapeMeasurer
+    from tensortune.core.targets import default_cpu_target
+    from tensortune.models.flow import _run_id, tune_model
+    from tensortune.models.importer import load_model
+    from tensortune.storage import SQLiteStorage
+
+    src = task_env / "tiny.py"
+    src.write_text(TINY)
+    m = load_model(f"{src}:Tiny")
+
+    def measured(meas: LandscapeMeasurer) -> int:
+        return sum(len(c) for c in meas.calls)
+
+    meas = LandscapeMeasurer((0,))
+    st = SQLiteStorage(str(task_env / "in.db"))
+    res = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
+                     confirm_top=2, confirm_rounds=2, confirm_share=0.4)
+    c = res.confirm
+    tuned = [r for r in res.rows if r.task is not None and r.trials >= 2]
+    assert c is not None and c.limit == 16 and res.trials == 24  # 16 of the 40 kept back from the search
+    assert c.tasks == len(tuned) >= 2 and c.left_out == 0 and c.measurements == 2 * 2 * c.tasks <= c.limit
+    assert measured(meas) == res.trials + c.measurements <= 40  # every measurement counted once, in the budget
+    # resumed: the search and the confirmation are both done, nothing is measured again
+    meas.calls.clear()
+    again = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
+                       confirm_top=2, confirm_rounds=2, confirm_share=0.4)
+    assert meas.calls == [] and again.trials == 24 and again.confirm is not None and again.confirm.measurements == 0
+
+    # a share that holds one task's top x rounds: only the heaviest task (calls x best time) is confirmed
+    meas = LandscapeMeasurer((0,))
+    st = SQLiteStorage(str(task_env / "one.db"))
+    res = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
+                     confirm_top=2, confirm_rounds=2, confirm_share=0.1)
+    c = res.confirm
+    tuned = [r for r in res.rows if r.task is not None and r.trials >= 2]
+    assert c is not None and c.limit == 4 and c.tasks == 1 and c.measurements == 4
+    assert c.left_out == len(tuned) - 1 >= 1
+    heaviest = max(tuned, key=lambda r: r.weight * r.best_s)
+    for r in tuned:
+        rem = st.records(r.task.key, r.task.target_json, _run_id(r, "autotvm", 0), kind="remeasure")
+        assert len(rem) == (2 if r is heaviest else 0), r.name
+    assert measured(meas) == 40
+
+    with pytest.raises(ValueError, match="confirm_top"):
+        tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, confirm_share=0.1)
+    from tensortune.cli.main import main
+
+    for bad in (["--confirm-share", "0.2"], ["--confirm-top", "2", "--confirm-share", "1"]):
+        assert main(["tune", "--model", f"{src}:Tiny", "--trials", "8", "--db", str(task_env / "cli.db"), *bad]) == 2
+    assert not (task_env / "cli.db").exists()  # checked before any work
+
+
 def _run_one_input(mod: object, target: dict, x: np.ndarray, out_shape: tuple[int, ...]) -> np.ndarray:
     """Compile a one-input function for the target and return its output on ``x``."""
     import tvm

@@ -166,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "lucky measurement does not win (not counted in --trials; ResNet-18 on a Zen 4 EPYC: 576 more "
                     "measurements, 121 s, no measured latency gain); 0 (default) leaves it out")
     wm.add_argument("--confirm-rounds", type=int, default=3, help="interleaved rounds of --confirm-top's measurements")
+    wm.add_argument("--confirm-share", type=float, default=0.0, help="with --confirm-top: count its measurements in "
+                    "--trials, keeping this share of them (0 < F < 1) back from the search for it; the heaviest tasks "
+                    "(calls x best time) are confirmed first, while the share lasts. 0 (default): outside --trials")
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)
 

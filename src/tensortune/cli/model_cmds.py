@@ -155,6 +155,9 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     if args.confirm_top == 1 or args.confirm_top < 0 or args.confirm_rounds < 1:
         raise UserError(f"--confirm-top must be 0 (off) or at least 2, and --confirm-rounds at least 1 (got "
                         f"{args.confirm_top}, {args.confirm_rounds})")
+    if not 0.0 <= args.confirm_share < 1.0 or (args.confirm_share and not args.confirm_top):
+        raise UserError(f"--confirm-share takes a share of --trials in [0, 1) and needs --confirm-top (got "
+                        f"{args.confirm_share}{'' if args.confirm_top else ' without --confirm-top'})")
     if args.round_size < 1 or args.batch_size < 1:
         raise UserError(f"--round-size and --batch-size must be at least 1 (got {args.round_size}, {args.batch_size})")
     check_out_file(args.out)
@@ -185,14 +188,17 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
                          batch_size=args.batch_size, use_templates=not args.no_templates, conv_space=args.conv_space,
                          on_round=on_round, time_limit=args.time_limit, wait=args.wait,
                          transfer=not args.no_transfer, corpus=corpus, confirm_top=args.confirm_top,
-                         confirm_rounds=args.confirm_rounds, on_confirm=on_confirm)
+                         confirm_rounds=args.confirm_rounds, on_confirm=on_confirm, confirm_share=args.confirm_share)
     if res.stop_reason:
         con.print(f"tuning stopped: {res.stop_reason}")
     c = res.confirm
     if c is not None and c.tasks:
+        budget = ("not counted in the budget" if c.limit is None else
+                  f"in the budget: {res.trials} search + {c.measurements} = {res.trials + c.measurements} of "
+                  f"{args.trials}" + (f"; {c.left_out} lighter tasks left out" if c.left_out else ""))
         con.print(f"confirmed: the best {args.confirm_top} configs of {c.tasks} tasks measured again in "
-                  f"{args.confirm_rounds} interleaved rounds ({c.measurements} measurements, not counted in the "
-                  f"budget; {c.seconds:.0f} s); {len(c.changed)} tasks now build another config than their fastest "
+                  f"{args.confirm_rounds} interleaved rounds ({c.measurements} measurements, {budget}; "
+                  f"{c.seconds:.0f} s); {len(c.changed)} tasks now build another config than their fastest "
                   "single measurement")
     elif args.confirm_top and res.stop_reason.startswith("time limit"):
         con.print("confirmed: nothing (the time limit was reached; --confirm-top measures after the budget)")

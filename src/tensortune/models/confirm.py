@@ -10,8 +10,11 @@ exposes them to the same drift, and their medians rank them fairly.
 
 The re-measurements are stored as ``remeasure`` records of the task's run (the storage ranks a
 re-measured config by its latest re-measurement, so the build, the profile and a resume all take the
-confirmed figure); like the tuning loop's own re-check of its incumbent they do not count toward the
-measurement budget, and the run reports how many there were and how long they took."""
+confirmed figure). By default, like the tuning loop's own re-check of its incumbent, they do not count toward
+the measurement budget, and the run reports how many there were and how long they took. Given a ``limit``
+(a whole-model run's ``confirm_share`` of its budget, kept back from the search), they do: the tasks are
+confirmed in the caller's order (heaviest first) while the limit holds a task's ``top x rounds``, and a
+task's later passes only while they fit."""
 
 from __future__ import annotations
 
@@ -35,14 +38,17 @@ class ConfirmSummary:
     seconds: float = 0.0
     changed: list[str] = field(default_factory=list)  # tasks whose best config is now another one
     skipped: int = 0  # tasks already confirmed (a resumed run), or with fewer than two good configs
+    limit: int | None = None  # the measurements it could spend (in the budget), None: outside the budget
+    left_out: int = 0  # tasks not confirmed because the limit could not hold their measurements
 
 
 def confirm_task(task: Task, run_id: str, *, measurer: Measurer, storage: Any, tuner: str, seed: int,
-                 top: int = 3, rounds: int = 3) -> tuple[int, bool] | None:
+                 top: int = 3, rounds: int = 3, limit: int | None = None) -> tuple[int, bool] | None:
     """Measure the ``top`` best configs of ``task``'s run again, ``rounds`` interleaved rounds each,
     and store each config's repeats as one ``remeasure`` record. Returns (measurements, whether the
     best config changed), or None when there is nothing to confirm: fewer than two good configs, or
-    its top configs already confirmed (a resumed run)."""
+    its top configs already confirmed (a resumed run). With ``limit``, at most that many measurements:
+    a pass that would exceed it is not started."""
     if top < 2 or rounds < 1:
         raise ValueError(f"confirming needs at least 2 configs and 1 round (got top={top}, rounds={rounds})")
     best = storage.best(task.key, task.target_json, k=top, run_id=run_id)
@@ -59,6 +65,8 @@ def confirm_task(task: Task, run_id: str, *, measurer: Measurer, storage: Any, t
     done: set[int] = set()
     for p in range(MAX_PASSES):
         cfgs = [task.space.from_json(r.config) for r in best]
+        if limit is not None and n + len(cfgs) * rounds > limit:
+            break
         results = _interleaved(task, cfgs, measurer, rounds, start=p)
         n += len(cfgs) * rounds
         storage.add([measure_record(task, c, res, tuner=tuner, run_id=run_id, seed=seed, protocol=protocol,
@@ -96,13 +104,19 @@ def _interleaved(task: Task, cfgs: Sequence[Any], measurer: Measurer, rounds: in
 
 
 def confirm_tasks(jobs: Sequence[tuple[str, Task, str]], *, measurer: Measurer, storage: Any, tuner: str, seed: int,
-                  top: int = 3, rounds: int = 3, on_task: Callable[[str], None] | None = None) -> ConfirmSummary:
-    """:func:`confirm_task` over (name, task, run id) triples."""
-    s = ConfirmSummary()
+                  top: int = 3, rounds: int = 3, on_task: Callable[[str], None] | None = None,
+                  limit: int | None = None) -> ConfirmSummary:
+    """:func:`confirm_task` over (name, task, run id) triples, in their order; with ``limit``, at most that many
+    measurements in all (a task whose first pass no longer fits is left out)."""
+    s = ConfirmSummary(limit=limit)
     t0 = time.perf_counter()
     for name, task, run_id in jobs:
+        left = None if limit is None else limit - s.measurements
+        if left is not None and left < top * rounds:
+            s.left_out += 1
+            continue
         got = confirm_task(task, run_id, measurer=measurer, storage=storage, tuner=tuner, seed=seed, top=top,
-                           rounds=rounds)
+                           rounds=rounds, limit=left)
         if got is None:
             s.skipped += 1
             continue

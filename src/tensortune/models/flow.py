@@ -113,7 +113,8 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
                batch_size: int = 16, use_templates: bool = True, conv_space: str = "full",
                on_round: Callable[[int, TaskRow, int], None] | None = None, time_limit: float | None = None,
                wait: bool | float = False, transfer: bool = True, corpus: Any = None, confirm_top: int = 0,
-               confirm_rounds: int = 3, on_confirm: Callable[[str], None] | None = None) -> ModelTuneResult:
+               confirm_rounds: int = 3, on_confirm: Callable[[str], None] | None = None,
+               confirm_share: float = 0.0) -> ModelTuneResult:
     """Tune a whole model's tasks with one shared budget of ``trials`` measurements (and at most
     ``time_limit`` seconds of tuning). The model run holds a lease (a second process on it is refused,
     or waits with ``wait``); each task's rounds hold that task's run lease as well. With ``transfer``
@@ -123,8 +124,14 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
     :mod:`tensortune.transfer.corpus`) joins the prior with a weight that fades as the database fills.
     With ``confirm_top`` >= 2, once the budget is spent each task's ``confirm_top`` best configs are
     measured again in ``confirm_rounds`` interleaved rounds and ranked by those medians
-    (:mod:`tensortune.models.confirm`; skipped when a time limit was reached)."""
+    (:mod:`tensortune.models.confirm`; skipped when a time limit was reached), outside the budget; with
+    ``confirm_share`` > 0 inside it: that share of ``trials`` is kept back from the search (with whatever the
+    search leaves unspent) and the tasks are confirmed heaviest first (calls x best time) while it lasts."""
     import hashlib
+
+    if not 0.0 <= confirm_share < 1.0 or (confirm_share and confirm_top < 2):
+        raise ValueError(f"confirm_share must be in [0, 1) and needs confirm_top >= 2 (got {confirm_share}, "
+                         f"{confirm_top})")
 
     start = time.perf_counter()
     fused, tasks, rows = plan_tasks(model, target, use_templates, conv_space)
@@ -135,14 +142,27 @@ def tune_model(model: ImportedModel, target: dict[str, Any], *, measurer: Any, s
         return _tune_tasks(rows, tuned, fused, tasks, start, measurer=measurer, storage=storage, recipe=recipe,
                            trials=trials, allocator=allocator, round_size=round_size, seed=seed, batch_size=batch_size,
                            on_round=on_round, time_limit=time_limit, transfer=transfer, corpus=corpus,
-                           confirm_top=confirm_top, confirm_rounds=confirm_rounds, on_confirm=on_confirm)
+                           confirm_top=confirm_top, confirm_rounds=confirm_rounds, on_confirm=on_confirm,
+                           confirm_share=confirm_share)
+
+
+def _confirm_spent(tuned: list[TaskRow], storage: Any, recipe: str, seed: int) -> int:
+    """Measurements an earlier pass of this run spent confirming (a resumed run): each ``remeasure`` record of
+    the confirmation pools its ``confirm_rounds`` measurements."""
+    n = 0
+    for r in tuned:
+        assert r.task is not None
+        for rec in storage.records(r.task.key, r.task.target_json, _run_id(r, recipe, seed), kind="remeasure"):
+            n += int((rec.extra or {}).get("confirm_rounds", 0))
+    return n
 
 
 def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: list[ModelTask], start: float, *,
                 measurer: Any, storage: Any, recipe: str, trials: int, allocator: str, round_size: int, seed: int,
                 batch_size: int, on_round: Callable[[int, TaskRow, int], None] | None,
                 time_limit: float | None, transfer: bool = True, corpus: Any = None, confirm_top: int = 0,
-                confirm_rounds: int = 3, on_confirm: Callable[[str], None] | None = None) -> ModelTuneResult:
+                confirm_rounds: int = 3, on_confirm: Callable[[str], None] | None = None,
+                confirm_share: float = 0.0) -> ModelTuneResult:
     from tensortune.transfer import TransferPrior
     from tensortune.tuners import recipes
     from tensortune.tuners.loop import Budget, Tuner
@@ -159,6 +179,8 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
                 for k, r in enumerate(units)]
     alloc = make_allocator(allocator, seed)
     spent, allocation, stop = 0, [], ""
+    # with confirm_share, the search stops short of the budget; the confirmation spends the rest (``confirmed``)
+    search = trials - int(trials * confirm_share) if confirm_top else trials
     tuning_start = time.perf_counter()  # the time limit counts tuning, not task extraction
     # resume: trials of an interrupted run are already in storage (a twin's own, from before stop 80, count spent)
     unit_of = {id(r): k for k, r in enumerate(units)}
@@ -171,7 +193,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
             p.trials = r.trials = len(done)
             ok = [x.cost for x in done if x.ok]
             p.history.append((p.trials, min(ok) if ok else float("inf")))
-    while spent < trials:
+    while spent < search:
         if time_limit is not None and time.perf_counter() - tuning_start >= time_limit:
             stop = f"time limit of {time_limit:g} s reached after {spent} of {trials} measurements"
             break
@@ -180,7 +202,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
             break
         r, p = units[i], progress[i]
         assert r.task is not None
-        n = min(round_size, trials - spent, p.space_size - p.trials)
+        n = min(round_size, search - spent, p.space_size - p.trials)
         prior = TransferPrior.from_storage(storage, r.task, seed, cache, corpus) if transfer else None
         # the sources fade on the round, as before stop 55 (``transfer.prior.FADE``'s 64 is the layer recipes'):
         # ResNet-18 at 200 with the 64 measured 9.73, 10.31 and 9.09 ms in three runs (seeds 0-2) against 9.14 for
@@ -192,7 +214,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         if p.trials == 0:  # a first round: the task's share of the budget by calls x FLOPs, keeping a quarter
             # round for each task still without one, so a small budget reaches every task (a task without a
             # measurement runs TVM's default lowering, 50x slower) and goes where the latency is
-            n = first_round_size(progress, i, trials, trials - spent, round_size, bool(first))
+            n = first_round_size(progress, i, search, search - spent, round_size, bool(first))
             if first:
                 first = first[:n]
         s = Tuner(r.task, strategy, measurer, storage, Budget(trials=p.trials + n), tuner_name=recipe, seed=seed,
@@ -215,9 +237,15 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
             p.space_size = p.trials  # nothing left to propose: exhausted
     confirmed = None
     if confirm_top and not stop.startswith("time limit"):
-        confirmed = confirm_tasks([(r.name, r.task, _run_id(r, recipe, seed)) for r in tuned if r.task and r.trials],
+        jobs = [r for r in tuned if r.task and r.trials]
+        limit = None
+        if confirm_share:  # in the budget: the heaviest tasks first, with what the search left of it
+            weight = {id(u): calls[k] for k, u in enumerate(units)}
+            jobs.sort(key=lambda r: -weight.get(id(r), r.weight) * (r.best_s if r.best_s < float("inf") else 0.0))
+            limit = max(0, trials - spent - _confirm_spent(tuned, storage, recipe, seed))
+        confirmed = confirm_tasks([(r.name, r.task, _run_id(r, recipe, seed)) for r in jobs],
                                   measurer=measurer, storage=storage, tuner=recipe, seed=seed, top=confirm_top,
-                                  rounds=confirm_rounds, on_task=on_confirm)
+                                  rounds=confirm_rounds, on_task=on_confirm, limit=limit)
     for r in tuned:  # the stored best is the truth: resumed records count, wrong-answer configs do not
         r.best_s, r.best_values = float("inf"), None
     _load_best(tuned, storage, recipe, seed)
