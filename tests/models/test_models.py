@@ -1023,28 +1023,26 @@ def test_a_whole_model_run_can_confirm_inside_its_budget(task_env) -> None:
     def measured(meas: LandscapeMeasurer) -> int:
         return sum(len(c) for c in meas.calls)
 
+    def run(meas: LandscapeMeasurer, st: SQLiteStorage, share: float) -> tuple:
+        res = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
+                         confirm_top=2, confirm_rounds=2, confirm_share=share)
+        return res, res.confirm, [r for r in res.rows if r.task is not None and r.trials >= 2]
+
     meas = LandscapeMeasurer((0,))
     st = SQLiteStorage(str(task_env / "in.db"))
-    res = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
-                     confirm_top=2, confirm_rounds=2, confirm_share=0.4)
-    c = res.confirm
-    tuned = [r for r in res.rows if r.task is not None and r.trials >= 2]
+    res, c, tuned = run(meas, st, 0.4)
     assert c is not None and c.limit == 16 and res.trials == 24  # 16 of the 40 kept back from the search
     assert c.tasks == len(tuned) >= 2 and c.left_out == 0 and c.measurements == 2 * 2 * c.tasks <= c.limit
     assert measured(meas) == res.trials + c.measurements <= 40  # every measurement counted once, in the budget
     # resumed: the search and the confirmation are both done, nothing is measured again
     meas.calls.clear()
-    again = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
-                       confirm_top=2, confirm_rounds=2, confirm_share=0.4)
+    again, _, _ = run(meas, st, 0.4)
     assert meas.calls == [] and again.trials == 24 and again.confirm is not None and again.confirm.measurements == 0
 
     # a share that holds one task's top x rounds: only the heaviest task (calls x best time) is confirmed
     meas = LandscapeMeasurer((0,))
     st = SQLiteStorage(str(task_env / "one.db"))
-    res = tune_model(m, default_cpu_target(), measurer=meas, storage=st, transfer=False, trials=40, round_size=8,
-                     confirm_top=2, confirm_rounds=2, confirm_share=0.1)
-    c = res.confirm
-    tuned = [r for r in res.rows if r.task is not None and r.trials >= 2]
+    res, c, tuned = run(meas, st, 0.1)
     assert c is not None and c.limit == 4 and c.tasks == 1 and c.measurements == 4
     assert c.left_out == len(tuned) - 1 >= 1
     heaviest = max(tuned, key=lambda r: r.weight * r.best_s)

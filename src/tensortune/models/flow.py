@@ -180,7 +180,7 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
     alloc = make_allocator(allocator, seed)
     spent, allocation, stop = 0, [], ""
     # with confirm_share, the search stops short of the budget; the confirmation spends the rest (``confirmed``)
-    search = trials - int(trials * confirm_share) if confirm_top else trials
+    search = trials - int(trials * confirm_share)  # tune_model refuses a share without confirm_top
     tuning_start = time.perf_counter()  # the time limit counts tuning, not task extraction
     # resume: trials of an interrupted run are already in storage (a twin's own, from before stop 80, count spent)
     unit_of = {id(r): k for k, r in enumerate(units)}
