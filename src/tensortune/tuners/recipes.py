@@ -168,6 +168,19 @@ TRANSFER_KEEP_BEST = 0
 # 16.5, L2 20 -> never (3 of 6), L7 12.5 -> 13.5; the 13 cells a first design reaches, unchanged. Once a model has
 # found the region, its top is worth more than new knob values.
 TRANSFER_DIVERSITY = 0.0
+# Per-knob probes of the incumbent were tried at stop 86 and are not in: each plan of a greedy recipe with transfer
+# opening with, for every knob, the best-scored unmeasured config that differs from the best measured one in that knob
+# alone (so that a knob on which the sources agree is still tried once here). Why tried: Zen 5's held-out L1 stalls at
+# 0.886 of its optimum after the first design for 17-42 measurements, while a config one knob away (tile_rc (3, 1)
+# instead of (1, 3), which the corpus's stem prefers) runs at 0.955. Replayed (L1, L2, L7, L8 held out on five CPUs'
+# tables, autotvm with transfer, knobs+corpus, seeds 0-8, 120 measurements;
+# results/transfer/znver5-s86/probe-cmp.txt), median measurements to 95%, as it is -> every knob probed: Zen 5 L1 34
+# -> 14, but emeraldrapids L1 111 (5 of 9 reach) -> never (0 of 9), rocketlake L1 19 -> 24, Zen 4 VM L1 10 -> 16 and
+# L2 19 -> 21 (7 of 9), its L7 13 -> 11, Zen 3 L2 41 -> 42, the other 13 cells unchanged. Two variants, each stopped
+# after the Zen 5, Zen 3 and rocketlake tables and emeraldrapids' L1 and L2: the 4 best-scored probes only, Zen 5 L1
+# 51 (the model ranks the probe that pays low), rocketlake L1 22, emeraldrapids L1 never (1 of 9); every knob probed
+# once, after the first design only, Zen 5 L1 14, Zen 3 L2 41 -> 50, rocketlake L1 24, emeraldrapids L1 never (0 of
+# 9). A win on one cell of 20.
 
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
