@@ -665,6 +665,35 @@ def test_with_transfer_a_greedy_plan_is_the_diverse_pick_of_a_wider_pool(tables,
     assert s.sampler.diversity == 0.0 and s.n_candidates == s.plan_size
 
 
+def test_with_transfer_a_greedy_plan_probes_the_incumbent(tables):
+    """``TRANSFER_PROBES``: with transfer, a greedy recipe's plans probe the incumbent's knobs (after the model's first
+    ``TRANSFER_PROBE_LEAD`` picks); without transfer, and for an adaptive sampler, they do not."""
+    from tensortune.space import Config
+    from tensortune.transfer import TransferPrior
+    from tensortune.tuners import create, recipes
+
+    held = tables["L8"]
+    prior = TransferPrior.from_tables(held.task, [tables[x] for x in ("L1", "L2", "L7")])
+    s = create("autotvm", held.task.space, 0, transfer=prior)
+    assert (s.probes, s.probe_lead) == (recipes.TRANSFER_PROBES, recipes.TRANSFER_PROBE_LEAD)
+    assert recipes.TRANSFER_PROBES > 0
+    assert create("autotvm", held.task.space, 0).probes == 0
+    assert create("chameleon", held.task.space, 0, transfer=prior).probes == 0
+    def gflops(c):
+        p = held.position(held.task.space.index_of(c))
+        return float(held.gflops[p]) * 1e9 if p is not None else 0.0
+
+    first = s.ask(s.plan_size)  # the model's first plan: nothing measured yet, nothing to probe
+    assert s.rounds[-1].probes is None
+    s.tell(first, [gflops(c) for c in first])  # the plan used up: the next one is made around the incumbent
+    inc = max(zip(s.ys, s.xs, strict=True), key=lambda t: t[0])[1]
+    plan = s.ask(s.plan_size)
+    near = [c for c in plan if sum(a != b for a, b in zip(c.indices, inc.indices, strict=True)) == 1]
+    assert s.rounds[-1].probes and len(near) >= s.rounds[-1].probes
+    assert plan[recipes.TRANSFER_PROBE_LEAD] in near
+    assert all(isinstance(c, Config) and held.task.space.is_valid(c) for c in plan)
+
+
 def test_a_twin_of_the_same_shape_weighs_as_the_tasks_own_and_gives_the_first_design(tables):
     """A source of the same operator shape measured on this machine (a twin: convs that differ only in their
     fused epilogue) weighs in the cost model like the task's own outcomes, fades the other sources as own

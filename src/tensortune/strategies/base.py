@@ -23,6 +23,7 @@ class Round:
     pool: int | None = None  # candidates compiled for hidden features (ML2Tuner)
     compiled: int | None = None  # new compilations for hidden features (ML2Tuner)
     plan: int = 0  # configurations chosen for measurement
+    probes: int | None = None  # of them, configs one knob away from the incumbent (``samplers.probes``)
 
 
 class SearchStrategy(ABC):

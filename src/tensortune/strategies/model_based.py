@@ -17,6 +17,10 @@ starts from other tasks' records) instead of random configs.
 (``chameleon+v``): refit every round on all outcomes, it scores configurations it predicts invalid
 below all others while the explorer walks, and removes them from the candidates before sampling.
 
+``probes`` (``samplers/probes.py``): each plan after the incumbent (the best measured config) changes holds, after
+the sampler's first ``probe_lead`` picks, up to ``probes`` configs one knob away from the incumbent (each knob's
+best-scored alternative), so that a knob on which other tasks' records agree is still tried here once.
+
 ``glimpse`` (``transfer.glimpse.TaskGlimpse``: Glimpse's prior and validity vote, trained offline on other
 hardware) gives the first configs to measure (instead of random ones) and a validity filter that works
 from the first round: configs it votes invalid score below all others and leave the candidates.
@@ -32,6 +36,7 @@ from tensortune.cost_models.base import CostModel
 from tensortune.cost_models.validity import ValidityModel
 from tensortune.explorers.base import Explorer
 from tensortune.samplers.base import Sampler
+from tensortune.samplers.probes import incumbent_probes
 from tensortune.space import Config, SearchSpace
 from tensortune.strategies.base import Round
 from tensortune.strategies.rounds import Candidates, RoundStrategy
@@ -41,8 +46,13 @@ class ModelBasedStrategy(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
                  plan_size: int = 64, name: str = "model", n_candidates: int | None = None,
                  validity: ValidityModel | None = None, encode: Any = None, plan_first: bool = False,
-                 all_candidates: bool = False, glimpse: Any = None) -> None:
+                 all_candidates: bool = False, glimpse: Any = None, probes: int = 0, probe_lead: int = 0) -> None:
         super().__init__(space, seed)
+        if probes < 0 or probe_lead < 0:
+            raise ValueError("probes and probe_lead must be >= 0")
+        self.probes = probes
+        self.probe_lead = probe_lead
+        self._probed: Config | None = None  # the incumbent the last probes were made around
         self.glimpse = glimpse
         self._first = list(glimpse.first_plan) if glimpse is not None else []
         if plan_size < 1:
@@ -127,4 +137,21 @@ class ModelBasedStrategy(RoundStrategy):
         return cands
 
     def sample(self, cands: Candidates, rnd: Round) -> list[Config]:
-        return self.sampler.select(cands, self.plan_size, self.space, self.visited, self.rng)
+        probes = self._incumbent_probes()
+        if not probes:
+            return self.sampler.select(cands, self.plan_size, self.space, self.visited, self.rng)
+        taken = set(probes)
+        rest = [c for c in self.sampler.select([(c, v) for c, v in cands if c not in taken], self.plan_size,
+                                               self.space, self.visited, self.rng) if c not in taken]
+        rnd.probes = len(probes)
+        return (rest[: self.probe_lead] + probes + rest[self.probe_lead:])[: self.plan_size]
+
+    def _incumbent_probes(self) -> list[Config]:
+        """The probes of the incumbent, when it changed since the last ones (``samplers.probes``)."""
+        if not self.probes or not self.ys or max(self.ys) <= 0:
+            return []
+        incumbent = self.xs[int(np.argmax(np.array(self.ys)))]
+        if incumbent == self._probed:
+            return []
+        self._probed = incumbent
+        return incumbent_probes(self.space, incumbent, self.score, self.visited, self.probes)

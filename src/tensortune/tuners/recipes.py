@@ -168,19 +168,21 @@ TRANSFER_KEEP_BEST = 0
 # 16.5, L2 20 -> never (3 of 6), L7 12.5 -> 13.5; the 13 cells a first design reaches, unchanged. Once a model has
 # found the region, its top is worth more than new knob values.
 TRANSFER_DIVERSITY = 0.0
-# Per-knob probes of the incumbent were tried at stop 86 and are not in: each plan of a greedy recipe with transfer
-# opening with, for every knob, the best-scored unmeasured config that differs from the best measured one in that knob
-# alone (so that a knob on which the sources agree is still tried once here). Why tried: Zen 5's held-out L1 stalls at
-# 0.886 of its optimum after the first design for 17-42 measurements, while a config one knob away (tile_rc (3, 1)
-# instead of (1, 3), which the corpus's stem prefers) runs at 0.955. Replayed (L1, L2, L7, L8 held out on five CPUs'
-# tables, autotvm with transfer, knobs+corpus, seeds 0-8, 120 measurements;
-# results/transfer/znver5-s86/probe-cmp.txt), median measurements to 95%, as it is -> every knob probed: Zen 5 L1 34
-# -> 14, but emeraldrapids L1 111 (5 of 9 reach) -> never (0 of 9), rocketlake L1 19 -> 24, Zen 4 VM L1 10 -> 16 and
-# L2 19 -> 21 (7 of 9), its L7 13 -> 11, Zen 3 L2 41 -> 42, the other 13 cells unchanged. Two variants, each stopped
-# after the Zen 5, Zen 3 and rocketlake tables and emeraldrapids' L1 and L2: the 4 best-scored probes only, Zen 5 L1
-# 51 (the model ranks the probe that pays low), rocketlake L1 22, emeraldrapids L1 never (1 of 9); every knob probed
-# once, after the first design only, Zen 5 L1 14, Zen 3 L2 41 -> 50, rocketlake L1 24, emeraldrapids L1 never (0 of
-# 9). A win on one cell of 20.
+# With transfer, each plan of a greedy recipe made after the incumbent (the best measured config) changed holds
+# TRANSFER_PROBES configs one knob away from it (``samplers.probes``: each knob's best-scored alternative), after the
+# plan's first TRANSFER_PROBE_LEAD model picks (0 probes: the plan as published). Why: where the sources agree on a
+# knob, the model never proposes its other values; Zen 5's held-out L1 stalls at 0.886 of its optimum for 17-42
+# measurements after the first design while a config one knob away (tile_rc (3, 1) instead of the corpus stem's
+# (1, 3)) runs at 0.955 (stop 86). Replayed (L1, L2, L7, L8 held out on five CPUs' tables, autotvm with transfer,
+# knobs+corpus, seeds 0-8, 120 measurements; without transfer 400; results/transfer/znver5-s87/goal.txt), median
+# measurements to 95% against autotvm without transfer, cells at most 1/5 of it ("met"): no probes 17 of 20 (Zen 5 L1
+# 34 against 99, 2.9x, not met), probes first in the plan (stop 86) 17 (Zen 5 L1 14, met; Zen 4 VM L1 10 -> 16
+# against 65, no longer met), after the model's first 2 picks 18 (Zen 5 L1 16, 6.2x; Zen 4 VM L1 9, L7 13), after 4
+# 18 (Zen 5 L1 18, 5.5x). Still not met: emeraldrapids L1 (its one source misleads: 111 -> never, 2 of 9 reach, where
+# 84 without) and Zen 3 L2 (41 -> 42 against 76). Costs: rocketlake L1 19 -> 24 (against 121), the Zen 4 VM's L2 19 -> 21
+# with 7 of 9 runs reaching in 120 (9 of 9 before).
+TRANSFER_PROBES = 8
+TRANSFER_PROBE_LEAD = 2
 
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
@@ -210,6 +212,7 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     if transfer and r.sampler == "adaptive":
         sopts.setdefault("keep_best", TRANSFER_KEEP_BEST)
     diversity = TRANSFER_DIVERSITY if transfer and r.sampler == "greedy" else 0.0
+    probes = TRANSFER_PROBES if transfer and r.sampler == "greedy" else 0
     if r.sampler == "greedy":
         sampler = make_sampler("greedy", epsilon=epsilon, diversity=diversity)
     elif r.sampler == "confidence":  # draws on the critic of the explorer's agents
@@ -226,4 +229,5 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
                               n_candidates=factor * plan if factor else None, all_candidates=factor == 0,
                               validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
-                              plan_first=bool(transfer), glimpse=glimpse)
+                              plan_first=bool(transfer), glimpse=glimpse, probes=probes,
+                              probe_lead=TRANSFER_PROBE_LEAD if probes else 0)
