@@ -83,6 +83,26 @@ def test_a_plan_holds_the_probes_after_the_models_first_picks_when_the_incumbent
     assert all(sum(x != y for x, y in zip(c.indices, (1, 0, 0), strict=True)) != 1 for c in again[:3])
 
 
+def test_a_strategy_restored_from_records_probes_as_the_uninterrupted_one_would() -> None:
+    """Probes follow from the outcomes alone (the incumbent among the last plan's), so a resumed run, or a
+    whole-model run's new strategy per round, probes exactly where one strategy told everything in turn did."""
+    first = [Config((0, 0, 0)), Config((1, 0, 0))]
+    one = _strategy(probes=2, lead=1)
+    one.tell(first, [1.0, 2.0])
+    plan = one.ask(6)
+    for ys in ([0.5] * 6, [0.5] * 5 + [3.0]):  # the incumbent kept, then a new one in the plan's last config
+        cfgs = list(plan)
+        one.tell(cfgs, ys)
+        plan = one.ask(6)
+        xs, told = list(one.xs), list(one.ys)
+        fresh = _strategy(probes=2, lead=1)
+        fresh.tell(xs, told)
+        again = fresh.ask(6)  # the model's picks come from a walk of its own (another random state)
+        n = one.rounds[-1].probes or 0
+        assert fresh.rounds[-1].probes == one.rounds[-1].probes and again[1:1 + n] == plan[1:1 + n]
+    assert one.rounds[-1].probes == 2 and one.rounds[-2].probes is None
+
+
 def test_without_probes_the_plan_is_the_samplers() -> None:
     s = _strategy(probes=0, lead=0)
     s.tell([Config((0, 0, 0)), Config((1, 0, 0))], [1.0, 2.0])

@@ -17,9 +17,9 @@ starts from other tasks' records) instead of random configs.
 (``chameleon+v``): refit every round on all outcomes, it scores configurations it predicts invalid
 below all others while the explorer walks, and removes them from the candidates before sampling.
 
-``probes`` (``samplers/probes.py``): each plan after the incumbent (the best measured config) changes holds, after
-the sampler's first ``probe_lead`` picks, up to ``probes`` configs one knob away from the incumbent (each knob's
-best-scored alternative), so that a knob on which other tasks' records agree is still tried here once.
+``probes`` (``samplers/probes.py``): each plan made when the incumbent (the best measured config) is new holds,
+after the sampler's first ``probe_lead`` picks, up to ``probes`` configs one knob away from the incumbent (each
+knob's best-scored alternative), so that a knob on which other tasks' records agree is still tried here once.
 
 ``glimpse`` (``transfer.glimpse.TaskGlimpse``: Glimpse's prior and validity vote, trained offline on other
 hardware) gives the first configs to measure (instead of random ones) and a validity filter that works
@@ -52,7 +52,6 @@ class ModelBasedStrategy(RoundStrategy):
             raise ValueError("probes and probe_lead must be >= 0")
         self.probes = probes
         self.probe_lead = probe_lead
-        self._probed: Config | None = None  # the incumbent the last probes were made around
         self.glimpse = glimpse
         self._first = list(glimpse.first_plan) if glimpse is not None else []
         if plan_size < 1:
@@ -147,11 +146,13 @@ class ModelBasedStrategy(RoundStrategy):
         return (rest[: self.probe_lead] + probes + rest[self.probe_lead:])[: self.plan_size]
 
     def _incumbent_probes(self) -> list[Config]:
-        """The probes of the incumbent, when it changed since the last ones (``samplers.probes``)."""
+        """The probes of the incumbent when it is new since the last plan: measured among the last ``plan_size``
+        outcomes (a plan's length). A rule on the outcomes alone, not on what this object planned, so that a
+        resumed run, and a whole-model run that makes a new strategy every round and replays the task's records
+        into it, probe as one uninterrupted run would (``samplers.probes``)."""
         if not self.probes or not self.ys or max(self.ys) <= 0:
             return []
-        incumbent = self.xs[int(np.argmax(np.array(self.ys)))]
-        if incumbent == self._probed:
+        best = int(np.argmax(np.array(self.ys)))
+        if best < len(self.ys) - self.plan_size:
             return []
-        self._probed = incumbent
-        return incumbent_probes(self.space, incumbent, self.score, self.visited, self.probes)
+        return incumbent_probes(self.space, self.xs[best], self.score, self.visited, self.probes)
