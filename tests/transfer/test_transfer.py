@@ -679,6 +679,7 @@ def test_with_transfer_a_greedy_plan_probes_the_incumbent(tables):
     assert recipes.TRANSFER_PROBES > 0
     assert create("autotvm", held.task.space, 0).probes == 0
     assert create("chameleon", held.task.space, 0, transfer=prior).probes == 0
+    assert create("autotvm", held.task.space, 0, transfer=prior, probes=False).probes == 0  # a whole-model run's
     def gflops(c):
         p = held.position(held.task.space.index_of(c))
         return float(held.gflops[p]) * 1e9 if p is not None else 0.0

@@ -89,7 +89,8 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
     (Chameleon's PPO: "paper" or "code"), ``explorer_options``/``sampler_options``/``candidates`` (merged
     over the recipe's; ablations), ``glimpse`` (a ``transfer.glimpse.TaskGlimpse``: first plan and validity
     vote) (model-based; ``glimpse`` needs it with an acquisition function, and ``budget``, the run's
-    measurements), ``transfer_fade`` (model-based: the measurements over which the sources fade), ``task``
+    measurements), ``transfer_fade`` (model-based: the measurements over which the sources fade), ``probes``
+    (model-based: False leaves out the incumbent probes a greedy recipe with transfer adds), ``task``
     (ml2tuner), ``n``/``alpha`` (ml2tuner);
     options a recipe does not use are ignored."""
     r = recipe(name)
@@ -181,6 +182,7 @@ TRANSFER_DIVERSITY = 0.0
 # 18 (Zen 5 L1 18, 5.5x). Still not met: emeraldrapids L1 (its one source misleads: 111 -> never, 2 of 9 reach, where
 # 84 without) and Zen 3 L2 (41 -> 42 against 76). Costs: rocketlake L1 19 -> 24 (against 121), the Zen 4 VM's L2 19 -> 21
 # with 7 of 9 runs reaching in 120 (9 of 9 before).
+# Not in a whole-model run (``models/flow.py`` passes probes=False): VGG-16's 200 with ran behind with them there.
 TRANSFER_PROBES = 8
 TRANSFER_PROBE_LEAD = 2
 
@@ -189,7 +191,8 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
                           loss: str | None = None, epsilon: float = 0.05, transfer: Any = None,
                           variant: str | None = None, explorer_options: dict[str, Any] | None = None,
                           sampler_options: dict[str, Any] | None = None, candidates: int | None = None,
-                          glimpse: Any = None, transfer_fade: int | None = None, **_: Any) -> SearchStrategy:
+                          glimpse: Any = None, transfer_fade: int | None = None, probes: bool = True,
+                          **_: Any) -> SearchStrategy:
     """``transfer`` (a ``transfer.TransferPrior`` with sources): the cost model is fitted on the other
     tasks' records and this task's, in transferable features, and plans from the first round (a greedy
     recipe's plan is then ``TRANSFER_PLAN_SIZE`` unless ``plan_size`` is given); the sources fade on
@@ -212,7 +215,7 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     if transfer and r.sampler == "adaptive":
         sopts.setdefault("keep_best", TRANSFER_KEEP_BEST)
     diversity = TRANSFER_DIVERSITY if transfer and r.sampler == "greedy" else 0.0
-    probes = TRANSFER_PROBES if transfer and r.sampler == "greedy" else 0
+    n_probes = TRANSFER_PROBES if transfer and probes and r.sampler == "greedy" else 0
     if r.sampler == "greedy":
         sampler = make_sampler("greedy", epsilon=epsilon, diversity=diversity)
     elif r.sampler == "confidence":  # draws on the critic of the explorer's agents
@@ -229,5 +232,5 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
                               n_candidates=factor * plan if factor else None, all_candidates=factor == 0,
                               validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
-                              plan_first=bool(transfer), glimpse=glimpse, probes=probes,
-                              probe_lead=TRANSFER_PROBE_LEAD if probes else 0)
+                              plan_first=bool(transfer), glimpse=glimpse, probes=n_probes,
+                              probe_lead=TRANSFER_PROBE_LEAD if n_probes else 0)
