@@ -26,6 +26,8 @@ from tensortune.tuners.recipes import recipe as recipe_of
 
 CPU_TABLE = "L8"
 CPU_BUDGET = 160  # of the table's 1,344 configs
+GPU_TABLE = "L8"
+GPU_BUDGET = 160  # of the CUDA table's 1,728 configs
 VTA_LAYER = "resnet18:6"
 VTA_BUDGET = 512  # of 66,692 runnable configs (9.9M in the space)
 GLIMPSE_SEED = 5
@@ -78,9 +80,17 @@ class SimMeasurer:
 
 
 class Case:
-    def __init__(self, hardware: bool, glimpse: bool = False) -> None:
+    def __init__(self, hardware: bool, glimpse: bool = False, gpu: bool = False) -> None:
         self.options: dict = {}
-        if glimpse:  # a VTA design Glimpse never saw; its parts trained on 12 others
+        if gpu:  # the papers' GPU setting: a CUDA table measured on an H200 (bench.groundtruth_cuda)
+            from tensortune.bench.groundtruth_cuda import CUDA_TABLE_DIR
+
+            gt = load_table(GPU_TABLE, CUDA_TABLE_DIR)
+            self.task = gt.task
+            self.optimum = gt.optimum_gflops
+            self.budget = GPU_BUDGET
+            self.make_measurer = lambda: ReplayMeasurer([gt])
+        elif glimpse:  # a VTA design Glimpse never saw; its parts trained on 12 others
             from tensortune.bench.glimpse_vta import make_pair
             from tensortune.hardware.blueprint import Blueprint
             from tensortune.hardware.specs import vta_specs
@@ -149,6 +159,11 @@ def cases():
     return {False: Case(False), True: Case(True), "glimpse": Case(False, glimpse=True)}
 
 
+@pytest.fixture(scope="module")
+def gpu_case():
+    return Case(False, gpu=True)
+
+
 def test_every_registered_recipe_is_covered():
     assert set(recipe_names()) >= {"random", "grid", "autotvm", "chameleon", "ml2tuner", "arco", "arco-hier"}
     # what each recipe needs is data of the recipe, not a list here
@@ -183,10 +198,23 @@ def test_replay_answers_the_table_and_refuses_unknown_configs(tmp_path):
     assert miss is None or not miss.ok
 
 
+GPU_RECIPES = [n for n in recipe_names() if not recipe_of(n).needs_hardware_knobs and not recipe_of(n).needs_glimpse]
+
+
 @pytest.mark.parametrize("recipe", recipe_names())
 def test_recipe_conformance(recipe, cases, tmp_path):
     r = recipe_of(recipe)
-    case = cases["glimpse" if r.needs_glimpse else r.needs_hardware_knobs]
+    check_conformance(recipe, cases["glimpse" if r.needs_glimpse else r.needs_hardware_knobs], tmp_path)
+
+
+@pytest.mark.parametrize("recipe", GPU_RECIPES)
+def test_recipe_conformance_on_the_gpu_table(recipe, gpu_case, tmp_path):
+    """The same checks in the papers' GPU setting: a CUDA conv space measured on an H200, with its
+    invalid configs (block limits, failed launches) among the answers."""
+    check_conformance(recipe, gpu_case, tmp_path)
+
+
+def check_conformance(recipe: str, case: Case, tmp_path) -> None:
     # 1) a full run: nothing measured twice; model-based recipes reach 90% of the optimum and beat random
     m = case.make_measurer()
     db = SQLiteStorage(tmp_path / "full.db")

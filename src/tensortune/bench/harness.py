@@ -124,16 +124,26 @@ def run_bench(cfg: BenchConfig, out: Path, command: str = "", progress: bool = T
     for k, (seed, layer) in enumerate(units, 1):
         gt = tables[layer]
         head = f"[{k}/{len(units)}] {layer} seed {seed}"
-        if not res.done("drift", "", layer, seed):
+        if gt.is_gpu:
+            # a GPU table: nothing runs live here; the library reference is cuDNN's time, measured in the
+            # table's own GPU session
+            from tensortune.bench.groundtruth_cuda import cudnn_gflops
+
+            if "pytorch" in cfg.peers and not res.done("pytorch", "", layer, seed) and cudnn_gflops(gt):
+                res.add("pytorch", {"layer": layer, "seed": seed, "gflops": cudnn_gflops(gt),
+                                    "source": "cuDNN fp32, from the table's GPU session"})
+        elif not res.done("drift", "", layer, seed):
             console.log(f"{head}: table optimum, live")
             res.add("drift", {"layer": layer, "seed": seed, "gflops": measure_live(gt)})
-        if "pytorch" in cfg.peers and not res.done("pytorch", "", layer, seed):
+        if "pytorch" in cfg.peers and not gt.is_gpu and not res.done("pytorch", "", layer, seed):
             console.log(f"{head}: PyTorch oneDNN")
             g, _ = torch_gflops(gt.task.workload, threads=os.cpu_count() or 1, repeat=GT_REPEAT,
                                 min_repeat_ms=GT_MIN_REPEAT_MS)
             res.add("pytorch", {"layer": layer, "seed": seed, "gflops": g})
         ms_here = (cfg.ms_seeds is None or seed in cfg.ms_seeds) and (cfg.ms_layers is None or layer in cfg.ms_layers)
-        if "metaschedule" in cfg.peers and ms_here and not res.done("trace", "metaschedule", layer, seed):
+        if gt.is_gpu and "metaschedule" in cfg.peers and ms_here:
+            console.log(f"{head}: MetaSchedule skipped (it measures live, and this table's GPU is not here)")
+        elif "metaschedule" in cfg.peers and ms_here and not res.done("trace", "metaschedule", layer, seed):
             console.log(f"{head}: MetaSchedule, {ms_trials} trials (live)")
             t = run_metaschedule(gt.live_task(), layer, seed, ms_trials, trials_per_iter=cfg.ms_per_iter)
             res.add_trace(t)

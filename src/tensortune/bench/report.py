@@ -118,7 +118,7 @@ def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
                 if ours and ms:
                     ratios.append(median([r.best(b) for r in ours]) / max(median([r.best(b) for r in ms]), 1e-9))
             row.append(f"{median(ratios):.2f}x" if ratios else "-")
-        ratios, pairs = [], 0
+        ratios, walls, pairs = [], [], 0
         for layer in layers:
             opt = doc["tables"][layer]["optimum_gflops"]
             base = {r.seed: r for r in groups.get((layer, "autotvm"), [])}
@@ -128,7 +128,9 @@ def compass_rows(doc: dict[str, Any], budgets: list[int]) -> list[list[str]]:
                     a, o = base[r.seed].trials_to(0.95 * opt), r.trials_to(0.95 * opt)
                     if a is not None and o is not None:
                         ratios.append(o / a)
+                        walls.append(r.wall_to(0.95 * opt) / max(base[r.seed].wall_to(0.95 * opt), 1e-9))
         row.append(f"{median(ratios):.2f} ({len(ratios)}/{pairs})" if ratios else "-")
+        row.append(f"{median(walls):.2f}" if walls else "-")
         rows.append(row)
     return rows
 
@@ -161,7 +163,8 @@ def plot_layer(doc: dict[str, Any], layer: str, path: Path) -> None:
         ax.axhline(opt, color="k", ls="--", lw=1, label="table optimum")
         ax.axhline(0.95 * opt, color="k", ls=":", lw=1, label="95% of optimum")
         if pt:
-            ax.axhline(median(pt), color="tab:gray", ls="-.", lw=1.2, label="PyTorch oneDNN")
+            gpu = bool(doc["tables"][layer]["meta"].get("machine", {}).get("gpu"))
+            ax.axhline(median(pt), color="tab:gray", ls="-.", lw=1.2, label="cuDNN fp32" if gpu else "PyTorch oneDNN")
         ax.set_ylabel("best GFLOP/s so far")
         ax.grid(alpha=0.3)
     axes[0].set_xlabel("measurements")
@@ -180,15 +183,33 @@ def write_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     budgets = cfg["budgets"]
     layers = list(doc["tables"])
+    meta0 = next(iter(doc["tables"].values()))["meta"] if doc["tables"] else {}
+    gpu = bool(meta0.get("machine", {}).get("gpu"))
+    lib = "cuDNN fp32" if gpu else "PyTorch oneDNN"
+    where = ("measured earlier on a GPU" if gpu else "measured earlier on this machine")
+    live = ("Nothing runs live (the tables' GPU is not here)." if gpu else
+            "MetaSchedule (`tune_tir`, default space, XGBoost cost model, evolutionary search) and PyTorch run "
+            "**live**, interleaved per seed and layer.")
     lines = ["# tensortune bench", "", "Produced by:", "", "```", commands_of(doc), "```", "",
              f"Started {doc.get('started', '?')}, finished {doc.get('finished', 'not finished')}. "
              f"Seeds {cfg['seeds']}, budgets {budgets} measurements. Our recipes run on **replay** of the "
-             "ground-truth tables (every config of the reduced space measured earlier on this machine); their "
-             "wall time is the tuner's real time plus each replayed measurement's recorded cost. MetaSchedule "
-             "(`tune_tir`, default space, XGBoost cost model, evolutionary search) and PyTorch run **live**, "
-             "interleaved per seed and layer. Ranges are [min-max] over seeds.", ""]
-    meta0 = next(iter(doc["tables"].values()))["meta"] if doc["tables"] else {}
-    if meta0:
+             f"ground-truth tables (every config of the reduced space {where}); their "
+             "wall time is the tuner's real time plus each replayed measurement's recorded cost. "
+             f"{live} Ranges are [min-max] over seeds.", ""]
+    if gpu:
+        m, smi = meta0["machine"], meta0["machine"].get("smi", {})
+        clocks = "; ".join(f"{x}: SM {t['meta']['machine'].get('smi_before', {}).get('clocks.sm', '?')} before its "
+                           f"kernels, {t['meta']['machine'].get('smi_after', {}).get('clocks.sm', '?')} after"
+                           for x, t in doc["tables"].items())
+        lines += [f"GPU tables: {m['gpu']} (compute {m.get('capability')}, {m.get('multiprocessors')} SMs), driver "
+                  f"{smi.get('driver_version', '?')}, CUDA {m.get('cuda')}, cuDNN {m.get('cudnn')}; max SM clock "
+                  f"{smi.get('clocks.max.sm', '?')}; read by nvidia-smi per layer: {clocks}. Kernels "
+                  f"built on {meta0.get('built_on', {}).get('cpu', '?')} with nvcc "
+                  f"{meta0.get('built_on', {}).get('nvcc', '?')}. Timing: median of {meta0['timing']['repeat']} "
+                  f"repeats of at least {meta0['timing']['min_repeat_ms']} ms, CUDA events. Nothing runs live: "
+                  f"the library column is cuDNN's time measured in the tables' GPU session, and MetaSchedule "
+                  f"does not run.", ""]
+    elif meta0:
         m = meta0["machine"]
         lines += [f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('memory_gib')} GiB, {m.get('os')}, "
                   f"TVM {m.get('tvm')}. Timing: median of {meta0['timing']['repeat']} repeats of at least "
@@ -202,12 +223,13 @@ def write_report(doc: dict[str, Any], out: Path) -> Path:
                     f"{t['optimum_gflops']:.1f}", fmt_range(drift), fmt_range(pt),
                     t["meta"].get("finished", "?")[:10]])
     lines += ["## Reference", "", table(["layer", "workload", "configs", "configs within 95%", "table optimum GFLOP/s",
-                                          "optimum re-measured now", "PyTorch oneDNN GFLOP/s", "table date"], ref), ""]
+                                          "optimum re-measured now", f"{lib} GFLOP/s", "table date"], ref), ""]
     lines += ["## Compass", "",
               "Best GFLOP/s relative to MetaSchedule at equal measurements (median over layers of the per-layer "
-              "median), and measurements to 95% of the optimum relative to autotvm (median ratio over layer/seed "
-              "pairs where both reach it; below 1 is better).", "",
-              table(["recipe"] + [f"vs MetaSchedule @{b}" for b in budgets] + ["trials to 95% vs autotvm"],
+              "median), and measurements and wall time to 95% of the optimum relative to autotvm (median ratio over "
+              "layer/seed pairs where both reach it; below 1 is better).", "",
+              table(["recipe"] + [f"vs MetaSchedule @{b}" for b in budgets]
+                    + ["trials to 95% vs autotvm", "wall to 95% vs autotvm"],
                      compass_rows(doc, budgets)), ""]
     head = ["tuner", "mode", "best GFLOP/s", "% of optimum", "measurements to 95%", "wall to 95%", "invalid",
             "tuner overhead"]

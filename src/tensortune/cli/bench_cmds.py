@@ -78,6 +78,44 @@ def cmd_groundtruth(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_groundtruth_cuda(args: argparse.Namespace) -> int:
+    """``groundtruth-cuda bundle`` (build here) and ``groundtruth-cuda tables`` (freeze a GPU's results)."""
+    from tensortune.bench import groundtruth_cuda as gc
+    from tensortune.workloads import EVAL_LAYERS
+
+    if args.step == "bundle":
+        layers = [x.strip().upper() for x in (args.layers or ",".join(gc.CUDA_LAYERS)).split(",") if x.strip()]
+        bad = [x for x in layers if x not in EVAL_LAYERS]
+        if bad:
+            raise UserError(f"--layers: unknown layers {bad}; known: {', '.join(EVAL_LAYERS)}")
+        if not args.out:
+            raise UserError("groundtruth-cuda bundle needs --out (the bundle folder)")
+        if args.workers < 1:
+            raise UserError("--workers must be at least 1")
+        try:
+            m = gc.build(layers, args.out, arch=args.arch, workers=args.workers, limit=args.limit,
+                         progress=not args.no_progress)
+        except (ValueError, RuntimeError) as e:
+            raise UserError(str(e)) from None
+        for name, lay in m["layers"].items():
+            print(f"{name}: {lay['n_configs']} configs in {len(lay['chunks'])} chunks")
+        print(f"bundle: {args.out}; on the GPU machine: PYTHONPATH=src python3 -m tensortune.measure.cuda_runner "
+              f"{args.out} --out RESULTS")
+        return 0
+    if not args.bundle or not args.results:
+        raise UserError("groundtruth-cuda tables needs --bundle and --results")
+    layers = [x.strip().upper() for x in args.layers.split(",") if x.strip()] if args.layers else None
+    try:
+        tables = gc.write_tables(args.bundle, args.results, args.out, layers, command=_command_line())
+    except (ValueError, OSError) as e:
+        raise UserError(str(e)) from None
+    for gt in tables:
+        lib = gc.cudnn_gflops(gt)
+        print(f"{gt.name}: {gt.n} configs, {gt.meta['failed']} failed, optimum {gt.optimum_gflops:.0f} GFLOP/s, "
+              f"cuDNN fp32 {lib:.0f} GFLOP/s ({gt.device})")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from tensortune.bench.groundtruth import available_tables
     from tensortune.bench.harness import BenchConfig, run_bench

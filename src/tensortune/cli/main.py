@@ -30,6 +30,7 @@ from tensortune.cli.bench_cmds import (  # noqa: E402
     cmd_bench_zigzag,
     cmd_claims,
     cmd_groundtruth,
+    cmd_groundtruth_cuda,
 )
 from tensortune.cli.common import UserError, _Parser  # noqa: E402
 from tensortune.cli.hardware_cmds import cmd_blueprint, cmd_glimpse_train  # noqa: E402
@@ -226,6 +227,20 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--batch-size", type=int, default=32)
     g.add_argument("--no-progress", action="store_true")
     g.set_defaults(func=cmd_groundtruth)
+
+    gc = sub.add_parser("groundtruth-cuda", help="CUDA ground-truth tables: build kernels here (bundle), measure "
+                                                 "them on a GPU machine without TVM, freeze its results (tables)")
+    gc.add_argument("step", choices=["bundle", "tables"])
+    gc.add_argument("--layers", help="comma-separated evaluation layers (default: L1,L2,L7,L8; tables: all measured)")
+    gc.add_argument("--out", default=None, help="bundle: its folder (required); tables: table directory "
+                                               "(default: the package's bench/tables/cuda)")
+    gc.add_argument("--arch", default="sm_90", help="bundle: the GPU architecture (default sm_90: H100/H200)")
+    gc.add_argument("--workers", type=int, default=2, help="bundle: chunks built in parallel")
+    gc.add_argument("--limit", type=int, default=None, help="bundle: only the first N valid configs per layer")
+    gc.add_argument("--bundle", help="tables: the bundle folder")
+    gc.add_argument("--results", help="tables: the GPU runner's results folder")
+    gc.add_argument("--no-progress", action="store_true")
+    gc.set_defaults(func=cmd_groundtruth_cuda)
 
     bp = sub.add_parser("blueprint", help="Glimpse's hardware Blueprints: a family's spec table and the information "
                                           "lost (reconstruction RMSE) against the Blueprint's dimension")

@@ -79,7 +79,14 @@ class GroundTruth:
     def device(self) -> str:
         """The machine it was measured on, as records name theirs ("AMD EPYC (znver5)")."""
         m = self.meta.get("machine", {})
+        if "gpu" in m:  # a CUDA table (``bench.groundtruth_cuda``)
+            return f"{m['gpu']} (driver {m.get('smi', {}).get('driver_version', '?')})"
         return f"{m.get('cpu', '?')} ({m.get('llvm_cpu', 'LLVM CPU not recorded')})"
+
+    @property
+    def is_gpu(self) -> bool:
+        """Measured on a GPU: nothing of it can be measured again live on this machine."""
+        return self.task.target.get("kind") == "cuda"
 
     def live_task(self) -> Task:
         """The table's task compiled for this machine, for what a benchmark measures live beside the
@@ -98,6 +105,8 @@ class GroundTruth:
         """A loud warning when the table was measured on another CPU than this one (None: same CPU)."""
         from tensortune.core.targets import device_name
 
+        if self.is_gpu:
+            return None  # replayed as what it is: a GPU's figures, never put beside this CPU's live ones
         here = device_name()
         if self.device == here:
             return None

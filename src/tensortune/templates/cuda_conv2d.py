@@ -79,7 +79,10 @@ class CudaConv2d(Template):
         depth = 12  # bz, by, bx, 3 vthreads, 3 threads, rco, ryo, rxo enclose the shared-memory stages
         for cache in (aa, ww):
             sch.compute_at(cache, rxo)
-            fused = sch.fuse(*sch.get_loops(cache)[depth:])
+            inner = sch.get_loops(cache)[depth:]
+            if not inner:  # one element per reduction step: no loop to spread over the threads
+                continue
+            fused = sch.fuse(*inner)
             _, t_z, t_y, t_x = sch.split(fused, [None, *nthreads])
             sch.bind(t_z, "threadIdx.z")
             sch.bind(t_y, "threadIdx.y")
@@ -89,3 +92,33 @@ class CudaConv2d(Template):
         sch.annotate(bx, "pragma_auto_unroll_max_step", int(v["auto_unroll_max_step"]))
         sch.annotate(bx, "pragma_unroll_explicit", int(v["unroll_explicit"]))
         return sch.mod
+
+
+class CudaConv2dSmall(CudaConv2d):
+    """The same schedule as :class:`CudaConv2d` on a reduced space small enough to measure completely
+    on a GPU (the CUDA ground-truth tables). Every config of this space is a config of the full
+    template with the same knob values.
+
+    Kept: output channels split [outer, 1 or 2 virtual threads, 8/16/32 threads, 1 or 4 per thread];
+    output rows and columns split [outer, 1, at most 16 threads, at most 7 per thread]; reduction
+    channels staged 4 or 16 at a time (all of them when there are fewer than 8); kernel rows/columns
+    staged one or all at a time; unrolling off or up to 1,500 steps, explicit. Some configs exceed a
+    block's threads or shared memory: they stay in the space and are recorded invalid, as the papers'
+    GPU spaces hold invalid configs too.
+    """
+
+    name = "conv2d_nchw.cuda-small"
+
+    def space(self, wl: Conv2d) -> SearchSpace:
+        c = wl.in_channels
+        rc_inner = (c,) if c < 8 else (4, 16)
+        return super().space(wl).restrict({
+            "tile_f": lambda t: t[1] in (1, 2) and t[2] in (8, 16, 32) and t[3] in (1, 4),
+            "tile_y": lambda t: t[1] == 1 and t[2] <= 16 and t[3] <= 7,
+            "tile_x": lambda t: t[1] == 1 and t[2] <= 16 and t[3] <= 7,
+            "tile_rc": lambda t: t[1] in rc_inner,
+            "tile_ry": lambda t: t[1] in (1, wl.kernel[0]),
+            "tile_rx": lambda t: t[1] in (1, wl.kernel[1]),
+            "auto_unroll_max_step": lambda v: v in (0, 1500),
+            "unroll_explicit": lambda v: v == 1,
+        })

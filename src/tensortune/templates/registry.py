@@ -15,6 +15,7 @@ _TEMPLATES: dict[str, str] = {
     "conv2d_nchw.llvm-small": "tensortune.templates.cpu_conv2d:CpuConv2dSmall",
     "dense.llvm": "tensortune.templates.cpu_dense:CpuDense",
     "conv2d_nchw.cuda": "tensortune.templates.cuda_conv2d:CudaConv2d",
+    "conv2d_nchw.cuda-small": "tensortune.templates.cuda_conv2d:CudaConv2dSmall",
     "faulty_dense.llvm": "tensortune.templates.faulty:FaultyDense",
     "conv2d_nchw.vta-sim": "tensortune.templates.vta_conv2d:VtaConv2d",
     "conv2d_codesign.vta-sim": "tensortune.templates.vta_conv2d:VtaConv2dCodesign",
