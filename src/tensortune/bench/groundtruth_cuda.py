@@ -96,7 +96,7 @@ def table_from_results(bundle: str | os.PathLike[str], results: str | os.PathLik
         raise ValueError(f"{bundle}: no layer {layer} (has {', '.join(manifest['layers'])})")
     lay = manifest["layers"][layer]
     task = cuda_task(layer, manifest["arch"])
-    if lay["template"] != task.template or lay["space_fingerprint"] != space_fingerprint(task.space):
+    if lay["template"] != task.template or lay["space_fingerprint"] != task.space.fingerprint():
         raise ValueError(f"{bundle}: {layer} was built for another space of {lay['template']}; build it again")
     info_path = results / "gpu.json"
     if not info_path.exists():

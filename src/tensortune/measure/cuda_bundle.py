@@ -251,8 +251,6 @@ def build_bundle(tasks: Sequence[Task], out_dir: str | os.PathLike[str], workers
     """Build every valid config of each task's space (its first ``limit`` valid ones, if given) into the
     bundle folder ``out_dir``, ``workers`` chunks at a time; chunks already there are kept (resume).
     Returns the manifest."""
-    from tensortune.storage.tables import space_fingerprint
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for task in tasks:
@@ -275,7 +273,7 @@ def build_bundle(tasks: Sequence[Task], out_dir: str | os.PathLike[str], workers
     for task in tasks:
         sp = task.space
         valid = [i for i in range(sp.size) if sp.is_valid(sp.config(i))][:limit]
-        fp = space_fingerprint(sp)
+        fp = sp.fingerprint()
         prev = manifest["layers"].get(task.name)
         if prev is not None and (prev["space_fingerprint"] != fp or prev["template"] != task.template):
             raise ValueError(f"{out} holds {task.name} for another space or template; use another folder")
