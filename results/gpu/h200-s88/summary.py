@@ -1,6 +1,6 @@
 """Per layer and recipe, from the bench results on the CUDA tables: % of the optimum at 64 and 256
 measurements (median of seeds) and measurements / wall seconds to 95% of the optimum per seed
-("-" = not reached within the run's budget).
+(">N" = not reached within the N measurements of that run).
 
     PYTHONPATH=src python results/gpu/h200-s88/summary.py results/gpu/h200-s88/bench-256/results.json [...]
 """
@@ -20,7 +20,7 @@ for path in sys.argv[1:]:
         key = (r.layer, r.tuner, r.seed)
         if key not in traces or traces[key].trials < r.trials:
             traces[key] = r  # the longest run of that recipe, layer and seed
-print("| layer | recipe | seeds | budget run | % of optimum @64 | @256 | measurements to 95% per seed | median | wall s to 95%, median |")
+print("| layer | recipe | seeds | longest run | % of optimum @64 | @256 | measurements to 95% per seed | median | wall s to 95%, median |")
 print("|---|---|---|---|---|---|---|---|---|")
 for layer in sorted(tables):
     opt = tables[layer]["optimum_gflops"]
@@ -36,5 +36,5 @@ for layer in sorted(tables):
         wmed = median([w for w in wall if w is not None]) if len(reached) == len(to) else "-"
         print(f"| {layer} | {tuner} | {len(runs)} | {max(r.trials for r in runs)} | "
               f"{100 * median(r.best(64) for r in runs) / opt:.1f} | {100 * median(r.best(256) for r in runs) / opt:.1f} | "
-              f"{', '.join('-' if x is None else str(x) for x in to)} | {med} | "
+              f"{', '.join(f'>{r.trials}' if x is None else str(x) for x, r in zip(to, runs))} | {med} | "
               f"{wmed if isinstance(wmed, str) else round(wmed)} |")
