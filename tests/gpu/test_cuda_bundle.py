@@ -154,3 +154,16 @@ def test_a_missing_chunk_is_an_error(tmp_path):
     manifest = {"layers": {"L8": {"chunks": ["L8-0000"]}}}
     with pytest.raises(ValueError, match="L8-0000 is missing"):
         layer_configs(tmp_path, manifest, "L8")
+
+
+@needs_nvcc
+def test_bundle_of_any_conv_workload(tmp_path):
+    """Not only the evaluation layers: the build workers rebuild the task from its workload key."""
+    from tensortune.measure.cuda_bundle import build_bundle, load_manifest
+    from tensortune.measure.cuda_runner import layer_configs
+    from tensortune.workloads import Conv2d
+
+    t = make_task(Conv2d.make(1, 16, 14, 14, 32, 3, 1, 1), "conv2d_nchw.cuda", TARGET, "my-conv")
+    m = build_bundle([t], tmp_path, workers=1, limit=3)
+    assert m["layers"]["my-conv"]["shapes"]["conv"] == [1, 32, 14, 14]
+    assert len(layer_configs(tmp_path, load_manifest(tmp_path), "my-conv")) == 3

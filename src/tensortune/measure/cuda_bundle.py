@@ -218,13 +218,12 @@ def build_chunk(task: Task, indices: Sequence[int], arch: str, folder: str, stem
     return {"stem": stem, "n": len(entries), "sent": sum(e["error"] == 0 for e in entries)}
 
 
-def _build_chunk_job(args: tuple[str, str, str, list[int], str, str, str]) -> dict[str, Any]:
-    layer, template, target_json, indices, arch, folder, stem = args
+def _build_chunk_job(args: tuple[str, str, str, str, list[int], str, str, str]) -> dict[str, Any]:
+    name, workload_key, template, target_json, indices, arch, folder, stem = args
     from tensortune.templates import make_task
-    from tensortune.workloads import resolve_layer
+    from tensortune.workloads import workload_from_key
 
-    name, wl = resolve_layer(layer)
-    task = make_task(wl, template, json.loads(target_json), name=name)
+    task = make_task(workload_from_key(workload_key), template, json.loads(target_json), name=name)
     return build_chunk(task, indices, arch, folder, stem)
 
 
@@ -284,7 +283,7 @@ def build_bundle(tasks: Sequence[Task], out_dir: str | os.PathLike[str], workers
             "shapes": conv_shapes(task), "chunks": chunks}
         for k, stem in enumerate(chunks):
             if not (out / f"{stem}.json").exists():
-                jobs.append((task.name, task.template, task.target_json, valid[k * CHUNK:(k + 1) * CHUNK], arch,
+                jobs.append((task.name, task.workload.key, task.template, task.target_json, valid[k * CHUNK:(k + 1) * CHUNK], arch,
                              str(out), stem))
     _write_json(manifest_path, manifest)
     total, done = len(jobs), 0
