@@ -70,25 +70,13 @@ def build(layers: list[str], out: str | os.PathLike[str], arch: str = DEFAULT_AR
             bar.stop()
 
 
-def _read_results(path: Path) -> dict[int, dict[str, Any]]:
-    out: dict[int, dict[str, Any]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            out[int(rec["index"])] = rec
-    return out
-
-
 def table_from_results(bundle: str | os.PathLike[str], results: str | os.PathLike[str], layer: str,
                        command: str = "") -> GroundTruth:
     """Step 3 for one layer: the bundle's build outcomes and the GPU's results as a table. ValueError if
     the bundle and the template no longer agree, or a sent kernel has no result (run the runner again:
     it measures only what is missing)."""
     from tensortune.measure.cuda_bundle import load_manifest
-    from tensortune.measure.cuda_runner import layer_configs
+    from tensortune.measure.cuda_runner import layer_configs, read_results
 
     bundle, results = Path(bundle), Path(results)
     manifest = load_manifest(bundle)
@@ -104,7 +92,7 @@ def table_from_results(bundle: str | os.PathLike[str], results: str | os.PathLik
     info = json.loads(info_path.read_text())
     if layer not in info.get("layers", {}) or "cudnn" not in info["layers"][layer]:
         raise ValueError(f"{results}: {layer} was not measured (no cuDNN time for it)")
-    measured = _read_results(results / f"{layer}.jsonl")
+    measured = read_results(results / f"{layer}.jsonl")
     entries = layer_configs(bundle, manifest, layer)
     sent = [e for e in entries if e["error"] == 0]
     missing = [e["index"] for e in sent if e["index"] not in measured]

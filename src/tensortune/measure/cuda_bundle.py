@@ -51,17 +51,11 @@ def _tvm_cuda_target(task: Task) -> Any:
 def lower_kernels(mod: Any, target: Any) -> tuple[list[dict[str, Any]], str | None]:
     """The device kernels of a scheduled module as ``tvm.compile`` lowers them: per kernel its name,
     grid and block dimensions and argument roles; and the block-limit violation, if any (None: valid)."""
-    import tvm
     from tvm import s_tir
 
-    from tensortune.measure.tvm_jobs import describe_gpu_kernel
+    from tensortune.measure.tvm_jobs import describe_gpu_kernel, lower_gpu
 
-    bound = tvm.tirx.transform.BindTarget(target)(mod)
-    with target:
-        lowered = s_tir.pipeline.default_s_tir_pipeline()[0](bound)
-    limits = {"max_threads_per_block": int(target.attrs.get("max_num_threads", 1024)),
-              "max_shared_memory_per_block": int(target.attrs.get("max_shared_memory_per_block", None) or 49152),
-              "max_vthread": 8}
+    lowered, limits = lower_gpu(mod, target)
     kernels = []
     for gv, func in lowered.functions_items():
         attrs = func.attrs or {}

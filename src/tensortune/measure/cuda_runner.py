@@ -67,9 +67,10 @@ def layer_configs(folder: Path, manifest: dict[str, Any], layer: str) -> list[di
     return out
 
 
-def done_indices(path: Path) -> set[int]:
-    """Indices already measured in a results file (a torn last line is ignored)."""
-    done: set[int] = set()
+def read_results(path: Path) -> dict[int, dict[str, Any]]:
+    """A results file's records by config index (a torn last line is ignored; a later record of an
+    index replaces an earlier one)."""
+    out: dict[int, dict[str, Any]] = {}
     if path.exists():
         for line in path.read_text().splitlines():
             try:
@@ -77,8 +78,13 @@ def done_indices(path: Path) -> set[int]:
             except json.JSONDecodeError:
                 continue
             if "index" in rec:
-                done.add(int(rec["index"]))
-    return done
+                out[int(rec["index"])] = rec
+    return out
+
+
+def done_indices(path: Path) -> set[int]:
+    """Indices already measured in a results file."""
+    return set(read_results(path))
 
 
 def append(path: Path, rec: dict[str, Any]) -> None:

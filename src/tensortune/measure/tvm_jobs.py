@@ -35,9 +35,9 @@ def _workload(spec: dict[str, Any]) -> Any:
     return workload_from_key(spec["workload"])
 
 
-def verify_gpu(mod: Any, target: Any) -> str | None:
-    """Lower a scheduled CUDA module as ``tvm.compile`` does and check every kernel with TVM's
-    ``verify_gpu_code`` against the per-block limits; a description of the violation, or None."""
+def lower_gpu(mod: Any, target: Any) -> tuple[Any, dict[str, int]]:
+    """A scheduled CUDA module lowered as ``tvm.compile`` lowers it (host and device functions split),
+    and the target's per-block limits."""
     import tvm
     from tvm import s_tir
 
@@ -47,6 +47,15 @@ def verify_gpu(mod: Any, target: Any) -> str | None:
     limits = {"max_threads_per_block": int(target.attrs.get("max_num_threads", 1024)),
               "max_shared_memory_per_block": int(target.attrs.get("max_shared_memory_per_block", None) or 49152),
               "max_vthread": 8}
+    return lowered, limits
+
+
+def verify_gpu(mod: Any, target: Any) -> str | None:
+    """Lower a scheduled CUDA module as ``tvm.compile`` does and check every kernel with TVM's
+    ``verify_gpu_code`` against the per-block limits; a description of the violation, or None."""
+    from tvm import s_tir
+
+    lowered, limits = lower_gpu(mod, target)
     for _, func in lowered.functions_items():
         if not s_tir.analysis.verify_gpu_code(func, limits):
             return describe_gpu_kernel(func.script(), limits)
