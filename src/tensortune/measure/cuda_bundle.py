@@ -42,12 +42,6 @@ ROLES = ("data", "kernel", "conv")  # the template's buffers: input, weights, ou
 _KERNEL_NAME = re.compile(r"\bmain_kernel(?:_\d+)?\b")
 
 
-def _tvm_cuda_target(task: Task) -> Any:
-    import tvm
-
-    return tvm.target.Target(task.target, host=tvm.target.Target({"kind": "llvm"}))
-
-
 def lower_kernels(mod: Any, target: Any) -> tuple[list[dict[str, Any]], str | None]:
     """The device kernels of a scheduled module as ``tvm.compile`` lowers them: per kernel its name,
     grid and block dimensions and argument roles; and the block-limit violation, if any (None: valid)."""
@@ -96,7 +90,7 @@ def build_config(task: Task, index: int) -> dict[str, Any]:
     when it is valid, ``source`` = (preamble, kernels renamed ``c<index>_...``)."""
     import tvm
 
-    from tensortune.measure.tvm_jobs import _short
+    from tensortune.measure.tvm_jobs import _short, _tvm_target
     from tensortune.templates import get_template
 
     t0 = time.perf_counter()
@@ -106,7 +100,7 @@ def build_config(task: Task, index: int) -> dict[str, Any]:
     except Exception as e:
         return entry | {"error": int(ErrorKind.INSTANTIATION), "message": _short(e),
                         "build_s": time.perf_counter() - t0}
-    target = _tvm_cuda_target(task)
+    target = _tvm_target(task.target_json)
     try:
         kernels, problem = lower_kernels(mod, target)
         if problem is None:

@@ -286,6 +286,13 @@ def _context_alive() -> bool:
         return False
 
 
+def _launch_failed(results: Path, rec: dict[str, Any], what: str, err: Exception, t0: float) -> bool:
+    """Record a kernel whose launch (or timing) raised as ``RUNTIME``; whether the CUDA context survived."""
+    append(results, rec | {"error": int(ErrorKind.RUNTIME), "message": f"{what}{type(err).__name__}: {err}"[:600],
+                           "run_wall_s": round(time.perf_counter() - t0, 4)})
+    return _context_alive()
+
+
 def child(bundle: Path, layer: str, indices: list[int], results: Path, current: Path, repeat: int,
           min_repeat_ms: float) -> int:
     """Measure ``indices`` of ``layer`` into ``results``; exit 3 when the CUDA context broke."""
@@ -325,10 +332,7 @@ def child(bundle: Path, layer: str, indices: list[int], results: Path, current: 
             launch()
             cp.cuda.Device().synchronize()
         except Exception as err:
-            rec |= {"error": int(ErrorKind.RUNTIME), "message": f"{type(err).__name__}: {err}"[:600],
-                    "run_wall_s": round(time.perf_counter() - t0, 4)}
-            append(results, rec)
-            if not _context_alive():
+            if not _launch_failed(results, rec, "", err, t0):
                 return 3
             continue
         bad = check_output(out, ref)
@@ -339,10 +343,7 @@ def child(bundle: Path, layer: str, indices: list[int], results: Path, current: 
         try:
             timed = time_launches(launch, repeat, min_repeat_ms)
         except Exception as err:
-            rec |= {"error": int(ErrorKind.RUNTIME), "message": f"timing: {type(err).__name__}: {err}"[:600],
-                    "run_wall_s": round(time.perf_counter() - t0, 4)}
-            append(results, rec)
-            if not _context_alive():
+            if not _launch_failed(results, rec, "timing: ", err, t0):
                 return 3
             continue
         append(results, rec | {"error": 0, **timed, "run_wall_s": round(time.perf_counter() - t0, 4)})
