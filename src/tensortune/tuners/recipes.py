@@ -32,8 +32,8 @@ class Recipe:
     # the conformance suite holds a model-based recipe to beating random search's median best; a faithful
     # reproduction of a published method that does not is exempt, with the reason here
     not_better_than_random: str = ""
-    # with transfer, plans made after the incumbent changed probe its knobs (``TRANSFER_PROBES``): the recipes
-    # whose held-out replays were measured with them (autotvm, rl: stop 87; chameleon: stop 89)
+    # with transfer, plans made after the incumbent changed probe its knobs (``TRANSFER_PROBES``): autotvm (measured,
+    # stop 87) and rl, the other greedy recipe, which got them with it (not measured); chameleon (measured, stop 89)
     transfer_probes: bool = False
 
     @property
