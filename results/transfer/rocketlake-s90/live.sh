@@ -1,4 +1,5 @@
 #!/bin/bash
+# NOT RUN in stop 90 (the session's time went to the clean-clone CI on this CPU); kept as the next command to run here.
 # Stop 90, after run.sh: held-out L4 and L5 measured live (L3 and L6 left out for time) on this CPU, autotvm with and without transfer, seeds 0-2,
 # 200 measurements, each run's 8 best configs confirmed in 7 interleaved rounds (the replayed L1, L2, L7, L8 are in
 # loo/). Nothing else running.
