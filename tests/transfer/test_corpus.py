@@ -379,7 +379,7 @@ def _best_similarity(layer_wl, workloads) -> float:
 def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus_holds_them():
     """A held-out stem (L1, L3) or wide early layer (L4) transfers only from a similar source: the corpus's
     single layers give every evaluation layer one at similarity >= 0.5, and the shipped znver5 corpus (rebuilt
-    in stops 42 and 48, extended in stop 82) measured them all; the znver4 file predates the stems (see the README)."""
+    in stops 42 and 48, extended in stop 82) measured them all."""
     from tensortune.models.corpus import corpus_ops
     from tensortune.transfer.corpus import default_corpus
     from tensortune.workloads import workload_from_key
@@ -403,11 +403,12 @@ def test_every_evaluation_layer_has_a_similar_corpus_shape_and_the_znver5_corpus
         assert _best_similarity(wl, measured) >= 0.5, name
 
 
-@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids", "znver3", "znver5"])
+@pytest.mark.parametrize("cpu", ["rocketlake", "znver4-no-avx512-no-gfni", "emeraldrapids", "znver3", "znver4", "znver5"])
 def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_asks(cpu):
     """The shipped rocketlake corpus was rebuilt in stop 52 (the stem-like shapes at 4x the 64 of the others), the
     one of the Zen 4 VM that hides AVX-512 built in stop 60, the emeraldrapids one in stop 63, the znver3 one in
-    stop 70, the znver5 one extended in stop 82 (its stem-like shapes had 64): their single-layer
+    stop 70, the znver5 one extended in stop 82 (its stem-like shapes had 64), the znver4 one extended in stop 91
+    (stop 36's had them at 32 and no stem-like shapes): their single-layer
     tasks hold exactly the records ``corpus build --trials 64`` measures, so a change of
     :data:`CORPUS_TRIALS_FACTOR` without a rebuild, or a truncated file, fails here; and they hold the Winograd
     template the whole-model flow tunes."""
@@ -422,14 +423,14 @@ def test_a_current_corpus_measured_each_single_layer_as_often_as_corpus_build_as
     assert "conv2d_winograd_fused.llvm" in corpus.templates()
 
 
-@pytest.mark.parametrize("cpu", ["znver3", "znver5"])
+@pytest.mark.parametrize("cpu", ["znver3", "znver4", "znver5"])
 def test_a_corpus_with_part_1b_holds_its_convs_and_dense_layers_at_the_records_corpus_build_asks(
         cpu, tmp_path, monkeypatch):
     """Part 1b of ``corpus build`` measures each corpus model's stem (a conv on RGB input) on its own up to
     :data:`CORPUS_STEM_TRIALS` records (stop 76), every other conv of theirs, direct or Winograd, up to
     :data:`CORPUS_CONV_TRIALS` (stop 77), and every dense layer up to :data:`CORPUS_DENSE_TRIALS` (stop 78, with
-    CorpusMlp); the znver3 file was extended with it in stops 76-78, the znver5 one in stop 82 (the other CPUs'
-    files predate it), so a change of either constant without a rebuild, or a truncated file, fails here."""
+    CorpusMlp); the znver3 file was extended with it in stops 76-78, the znver5 one in stop 82, the znver4 one in
+    stop 91 (the other CPUs' files predate it), so a change of either constant without a rebuild, or a truncated file, fails here."""
     from tensortune.models.corpus import (
         CONV_RUN,
         CORPUS_CONV_TRIALS,
@@ -480,16 +481,21 @@ def test_a_corpus_with_part_1b_holds_its_convs_and_dense_layers_at_the_records_c
         assert len(t.records) >= CORPUS_DENSE_TRIALS and (own == 0 or len(t.records) == CORPUS_DENSE_TRIALS), t.name
 
 
-def test_a_corpus_names_the_templates_it_has_no_records_of():
+def test_a_corpus_names_the_templates_it_has_no_records_of(tmp_path):
     """``tune --model`` says which of its conv and dense tasks' templates the corpus lacks (stop 59: the shipped
-    znver4 corpus predates the Winograd template, the rocketlake and znver5 ones hold it; the znver3 one did
-    until stop 70)."""
+    znver4 corpus predated the Winograd template until stop 91; the znver3 one until stop 70). The old file is
+    rebuilt here as a shipped one without its Winograd tasks."""
     from tensortune.transfer.corpus import Corpus, corpus_file_for
     from tensortune.transfer.prior import NO_TRANSFER
 
     wino, blocked, direct = "conv2d_winograd_fused.llvm", "conv2d_nchwc_fused.llvm", "conv2d_nchw.llvm"
     tasks = [wino, wino, blocked, None, NO_TRANSFER[0], wino, "pool.llvm"]
-    old, new = Corpus.load(corpus_file_for("znver4")), Corpus.load(corpus_file_for("znver5"))
+    with gzip.open(corpus_file_for("znver5"), "rt") as f:
+        doc = json.load(f)
+    doc["tasks"] = [t for t in doc["tasks"] if not t["task_key"].startswith(wino + "|")]
+    with gzip.open(tmp_path / "corpus-llvm-znver5.json.gz", "wt") as f:
+        json.dump(doc, f)
+    old, new = Corpus.load(str(tmp_path / "corpus-llvm-znver5.json.gz")), Corpus.load(corpus_file_for("znver5"))
     assert {blocked, direct, "dense.llvm"} <= old.templates() and wino not in old.templates()
     assert wino in new.templates()
     # one count per task, most first; a task without a template or of a template that never transfers is none

@@ -89,8 +89,8 @@ class Corpus:
     def missing_templates(self, templates: Iterable[str | None]) -> dict[str, int]:
         """Of the given tasks' templates (one entry per task; ``None`` for a task without one), those this corpus
         holds no records of, with how many tasks use each, most first: such tasks start with no prior from the
-        corpus (stop 59: the ``znver3`` and ``znver4`` corpora predate the Winograd template, so on a CPU that
-        takes them VGG-16's eight Winograd convs learned only within the run)."""
+        corpus (stop 59: the ``znver3`` and ``znver4`` corpora predated the Winograd template until stops 70 and 91, so
+        on a CPU that took them VGG-16's eight Winograd convs learned only within the run)."""
         from tensortune.transfer.prior import NO_TRANSFER
 
         have = self.templates()
