@@ -55,9 +55,9 @@ def test_the_first_design_shares_k_configs_out_over_the_sources(tables):
     here = tables["L8"].task
     one = TransferPrior.from_tables(here, [tables["L7"]])
     assert len(one.sources) == 1
-    first = one.initial_configs(8, lane_variants=False)
+    first = one.initial_configs(8, lane_variants=False, axis_variant=False)
     assert len(first) == 8 and len(set(first)) == 8 and all(here.space.is_valid(c) for c in first)
-    two_only = one.initial_configs(8, per_source=2, lane_variants=False)
+    two_only = one.initial_configs(8, per_source=2, lane_variants=False, axis_variant=False)
     assert len(two_only) == 2 and first[:2] == two_only
     both = TransferPrior.from_tables(here, [tables["L2"], tables["L7"]])
     assert len(both.sources) == 2
@@ -115,7 +115,8 @@ def test_a_mapped_config_keeps_its_vector_width_and_register_block(tables):
     prior = TransferPrior.from_tables(dst.task, [tables["L7"], src])
     g = np.asarray(dst.gflops)
     at = {int(i): k for k, i in enumerate(dst.index)}
-    shares = [g[at[dst.task.space.index_of(c)]] / g.max() for c in prior.initial_configs(per_source=2, lane_variants=False)]  # each source's 2 best
+    picks = prior.initial_configs(per_source=2, lane_variants=False, axis_variant=False)  # each source's 2 best
+    shares = [g[at[dst.task.space.index_of(c)]] / g.max() for c in picks]
     assert shares and min(shares) >= 0.7
 
 
@@ -194,8 +195,8 @@ def test_the_first_design_tries_the_best_mapped_config_with_doubled_and_halved_l
     assert len(prior.sources) == 1 and "k=48,kernel=11x11" in prior.sources[0].name
     at = {int(i): j for j, i in enumerate(held.index)}
     share = lambda cfgs: [float(held.gflops[at[sp.index_of(c)]] / held.optimum_gflops) for c in cfgs]  # noqa: E731
-    mapped = prior.initial_configs(8, lane_variants=False)
-    first = prior.initial_configs(8)
+    mapped = prior.initial_configs(8, lane_variants=False, axis_variant=False)
+    first = prior.initial_configs(8, axis_variant=False)
     assert len(first) == len(mapped) == 8 and first[0] == mapped[0] and len(set(first)) == 8
     # the table's reduced space holds 8 and 16 lanes: the mapped 8 doubled, no 4 to halve them to
     assert sp.to_json(first[0])["tile_f"][3] == 8 and sp.to_json(first[1])["tile_f"][3] == 16
@@ -223,14 +224,86 @@ def test_the_first_design_keeps_its_lanes_where_the_mapped_configs_already_hold_
         prior = TransferPrior.from_tables(tabs[held].task, [t for n, t in tabs.items() if n != held], 0,
                                           corpus=corpus)
         sp = tabs[held].task.space
-        mapped = prior.initial_configs(8, lane_variants=False)
-        first = prior.initial_configs(8)
+        mapped = prior.initial_configs(8, lane_variants=False, axis_variant=False)
+        first = prior.initial_configs(8, axis_variant=False)
         lanes[held] = ({sp.to_json(c)["tile_f"][3] for c in mapped}, {sp.to_json(c)["tile_f"][3] for c in first})
         if held == "L2":
             assert first == mapped
         else:
             assert first[0] == mapped[0] and first != mapped
     assert lanes == {"L1": ({8}, {8, 16}), "L2": ({8, 16}, {8, 16})}
+
+
+def test_axis_variant_turns_the_register_tile_and_keeps_every_other_knob(tables):
+    """Rows and columns of the register tile exchanged (``Template.spatial_axes``): each axis keeps its other
+    factors as nearly as it can, the other knobs stay; a square tile has no variant, nor a template without the
+    axes (dense)."""
+    from dataclasses import replace
+
+    from tensortune.templates.cpu_conv2d import CpuConv2d
+    from tensortune.transfer import TransferFeatures
+
+    held = tables["L1"].task  # 55 x 55 output
+    task = replace(held, template="conv2d_nchw.llvm", search_space=CpuConv2d().space(held.workload))
+    sp = task.space
+    feats = TransferFeatures(task)
+    base = {"tile_f": [2, 2, 1, 16], "tile_y": [11, 1, 5], "tile_x": [55, 1, 1], "tile_rc": [3, 1],
+            "tile_ry": [11, 1], "tile_rx": [11, 1], "auto_unroll_max_step": 512, "unroll_explicit": 1}
+    cfg = sp.from_json(base)
+    assert feats.orientation(cfg) == 1
+    turned = feats.axis_variant(cfg)
+    assert sp.is_valid(turned) and feats.orientation(turned) == -1
+    assert sp.to_json(turned) == {**base, "tile_y": [55, 1, 1], "tile_x": [11, 1, 5]}
+    assert feats.axis_variant(turned) == cfg  # turned back
+    # the middle factors stay with their axes (an inner factor weighs twice the outer one); the outer ones give way
+    mid = sp.from_json({**base, "tile_y": [1, 11, 5], "tile_x": [5, 11, 1]})
+    assert sp.to_json(feats.axis_variant(mid)) == {**base, "tile_y": [5, 11, 1], "tile_x": [1, 11, 5]}
+    square = sp.from_json({**base, "tile_x": [11, 1, 5]})
+    assert feats.orientation(square) == 0 and feats.axis_variant(square) is None
+    dense = replace(held, template="dense_fused.llvm")
+    assert TransferFeatures(dense)._axes is None
+
+
+def test_the_first_design_turns_the_register_tile_where_the_mapped_configs_hold_it_on_one_axis():
+    """Held-out L1 on the Zen 4 (AVX-512) tables, sources L8 and the znver4 corpus: the corpus stem's best
+    configs are taller than wide, every mapped config holds a 5- or 11-row tile (or a square one), and none runs
+    within 95% of L1's optimum there; 23 of the 27 configs within 95% are 1 row by 5 columns (stop 91). The first
+    design's last config is its first mapped config turned, and within 95%. Where the mapped configs already hold
+    the tile on both axes (held-out L8 there), the first design is as before; so it is where they hold it on one
+    axis but come from several sources (held-out L2 on the Zen 4 VM's tables without AVX-512: sources L7, L8 and
+    the corpus agree on 1 x 13; turned there, the replay's median reach went from 22 to 129 over seeds 0-6, stop 92)."""
+    from pathlib import Path
+
+    from tensortune.bench.groundtruth import load_table
+    from tensortune.transfer import TransferFeatures, TransferPrior
+    from tensortune.transfer.corpus import default_corpus
+
+    tables = Path(__file__).resolve().parents[2] / "results" / "transfer" / "tables-znver4"
+    tabs = {n: load_table(n, str(tables)) for n in ("L1", "L8")}
+    corpus = default_corpus(tabs["L1"].meta["machine"]["llvm_cpu"])
+    held = tabs["L1"]
+    sp = held.task.space
+    at = {int(i): j for j, i in enumerate(held.index)}
+    share = lambda cfgs: [float(held.gflops[at[sp.index_of(c)]] / held.optimum_gflops) for c in cfgs]  # noqa: E731
+    prior = TransferPrior.from_tables(held.task, [tabs["L8"]], 0, corpus=corpus)
+    feats = TransferFeatures(held.task)
+    before = prior.initial_configs(8, axis_variant=False)
+    first = prior.initial_configs(8)
+    assert {feats.orientation(c) for c in before} <= {0, 1} and max(share(before)) < 0.95
+    assert len(first) == 8 and first[:7] == before[:7] and first[7] == feats.axis_variant(before[0])
+    assert feats.orientation(first[7]) == -1 and share(first)[7] >= 0.95
+    p8 = TransferPrior.from_tables(tabs["L8"].task, [held], 0, corpus=corpus)
+    f8 = TransferFeatures(tabs["L8"].task)
+    assert {f8.orientation(c) for c in p8.initial_configs(8, axis_variant=False)} >= {-1, 1}
+    assert p8.initial_configs(8) == p8.initial_configs(8, axis_variant=False)
+    other = Path(__file__).resolve().parents[2] / "results" / "transfer" / "tables-znver4-no-avx512-no-gfni"
+    vm = {n: load_table(n, str(other)) for n in ("L2", "L7", "L8")}
+    p2 = TransferPrior.from_tables(vm["L2"].task, [vm["L7"], vm["L8"]], 0,
+                                   corpus=default_corpus(vm["L2"].meta["machine"]["llvm_cpu"]))
+    f2 = TransferFeatures(vm["L2"].task)
+    mapped = p2.initial_configs(8, axis_variant=False)
+    assert {f2.orientation(c) for c in mapped} <= {0, -1} and -1 in {f2.orientation(c) for c in mapped}
+    assert f2.axis_variant(mapped[0]) is not None and p2.initial_configs(8) == mapped
 
 
 def test_prior_from_a_database_of_other_tasks(tables, tmp_path):

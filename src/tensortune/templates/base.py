@@ -31,6 +31,10 @@ class Template(ABC):
     # the split-knob factor that is the vector of lanes (knob name, factor position), or None: the factor sized by
     # the hardware's vector width, which schedule transfer tries doubled and halved (``TransferFeatures.lane_variants``)
     vector_lanes: tuple[str, int] | None = None
+    # the two split knobs whose register-block factors are the register tile's rows and columns of one output plane
+    # (a convolution's output height and width), or None: schedule transfer tries the best mapped config with them
+    # exchanged where the mapped configs all put the larger tile on one axis (``TransferFeatures.axis_variant``)
+    spatial_axes: tuple[str, str] | None = None
 
     @abstractmethod
     def space(self, workload: Any) -> SearchSpace: ...

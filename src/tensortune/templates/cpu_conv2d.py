@@ -27,6 +27,7 @@ MAX_REGISTER_BLOCK = 1024  # floats accumulated per register block (f_r * f_v * 
 # the factors accumulated in registers: output-channel vectors x lanes x rows x columns
 REGISTER_BLOCK = {"tile_f": (2, 3), "tile_y": (2,), "tile_x": (2,)}
 VECTOR_LANES = ("tile_f", 3)  # the packed weight's innermost block: one FMA's output channels
+SPATIAL_AXES = ("tile_y", "tile_x")  # the register tile's rows and columns of the output plane
 
 
 def _register_block(v: dict[str, Any]) -> int:
@@ -39,6 +40,7 @@ class CpuConv2d(Template):
     ops = ("conv2d_nchw",)
     register_block = REGISTER_BLOCK
     vector_lanes = VECTOR_LANES
+    spatial_axes = SPATIAL_AXES
 
     def space(self, wl: Conv2d) -> SearchSpace:
         oh, ow = wl.out_hw

@@ -24,7 +24,7 @@ from typing import Any
 from tensortune.space import Knob, OptionKnob, SearchSpace
 from tensortune.space.knobs import enumerate_splits
 from tensortune.templates.base import InstantiationError, Template
-from tensortune.templates.cpu_conv2d import REGISTER_BLOCK, VECTOR_LANES
+from tensortune.templates.cpu_conv2d import REGISTER_BLOCK, SPATIAL_AXES, VECTOR_LANES
 from tensortune.workloads.conv2d import Conv2d
 from tensortune.workloads.tir import TirWorkload, task_dir
 
@@ -281,6 +281,7 @@ class FusedConv2d(TirTemplate):
     conv_block, pad_block = "conv2d_nchw", "pad_temp"
     register_block = REGISTER_BLOCK  # the knobs of conv2d_nchw.llvm
     vector_lanes = VECTOR_LANES  # fixed to the layout's block in the blocked subclasses: no variants there
+    spatial_axes = SPATIAL_AXES
 
     def supports(self, wl: Any) -> bool:
         return isinstance(wl, TirWorkload) and conv_params(wl) is not None

@@ -278,6 +278,76 @@ class TransferFeatures:
         return out
 
     @cached_property
+    def _axes(self) -> tuple[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]]] | None:
+        """((knob position, register-block factors) of the rows, the same of the columns) of the template's
+        ``spatial_axes``; None where the template names none or the two are not register-blocked splits here."""
+        from tensortune.templates import get_template
+
+        try:
+            tpl = get_template(self.task.template)
+        except ValueError:
+            return None
+        if not tpl.spatial_axes or not all(a in self.space.names for a in tpl.spatial_axes):
+            return None
+        out = []
+        for name in tpl.spatial_axes:
+            pos = self.space.names.index(name)
+            block = tuple(tpl.register_block.get(name, ()))
+            if self.space.knobs[pos].kind != "split" or not block:
+                return None
+            out.append((pos, block))
+        return out[0], out[1]
+
+    def _tile(self, pos: int, block: tuple[int, ...], option: int) -> int:
+        return int(np.prod([self.space.knobs[pos].options[option][j] for j in block]))
+
+    def orientation(self, cfg: Any) -> int | None:
+        """Which axis of the output plane ``cfg``'s register tile is longer on: 1 rows, -1 columns, 0 neither;
+        None where the template names no ``spatial_axes``."""
+        if self._axes is None:
+            return None
+        (py, by), (px, bx) = self._axes
+        ry, rx = self._tile(py, by, cfg.indices[py]), self._tile(px, bx, cfg.indices[px])
+        return (ry > rx) - (ry < rx)
+
+    def axis_variant(self, cfg: Any) -> Any:
+        """``cfg`` with its register tile's rows and columns exchanged (a 5-row, 1-column tile becomes 1 row by 5
+        columns), or None where this space holds no valid such config. The register tile's orientation is set by
+        how the output's rows and columns factor and by the machine, not carried by the shape features: held-out L1
+        (55 x 55) on the Zen 4 tables maps the corpus stem's taller-than-wide best tiles onto 5 x 1, where 23 of the
+        27 configs within 95% of its optimum are 1 x 5 (stop 91, results/transfer/znver4-s91/l1diag.txt). Each of the
+        two knobs takes, among its options whose register factors make the other axis's tile, the one whose other
+        factors are nearest to its own (log2, the inner ones weighing 2**i as in :meth:`nearest_config`); the other
+        knobs stay as they are."""
+        from tensortune.space import Config
+
+        if self._axes is None:
+            return None
+        (py, by), (px, bx) = self._axes
+        want = {py: self._tile(px, bx, cfg.indices[px]), px: self._tile(py, by, cfg.indices[py])}
+        if want[py] == want[px]:
+            return None
+        ranked = {}
+        for pos, block in ((py, by), (px, bx)):
+            knob = self.space.knobs[pos]
+            cur = knob.options[cfg.indices[pos]]
+            scored = []
+            for i, o in enumerate(knob.options):
+                if self._tile(pos, block, i) != want[pos]:
+                    continue
+                scored.append((sum(2.0 ** f * (math.log2(o[f]) - math.log2(cur[f])) ** 2
+                                   for f in range(len(o)) if f not in block), i))
+            ranked[pos] = sorted(scored)
+        pairs = sorted(((dy + dx, iy, ix) for dy, iy in ranked[py] for dx, ix in ranked[px]))
+        for _, iy, ix in pairs:
+            idx = list(cfg.indices)
+            idx[py], idx[px] = iy, ix
+            c = Config(tuple(idx))
+            if self.space.is_valid(c):
+                return c
+        return None
+
+    @cached_property
     def _fixed_factors(self) -> list[list[int]]:
         """Per knob, the inner factors (after the outer one) of a split that are 1 in every option."""
         out = []

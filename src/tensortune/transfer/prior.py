@@ -68,6 +68,20 @@ from tensortune.transfer.features import TransferFeatures, template_family
 # diverse: Zen 3 L1 2 -> 16, L2 41 -> 66, L7 4 -> 6, L8 4 -> 22; Zen 5 L1 34 -> 35, L2 3 -> 17, L7 4 -> 6, L8 4 -> 6;
 # rocketlake L1 19 -> 66, L2, L7, L8 1 -> 1 (L8 over 7 seeds): worse or equal in every cell. The sources' order of
 # their best configs carries more than spread, and the lane variants fall away once the picks hold two lane counts.
+# AXIS_VARIANT (stop 92): where the mapped configs come from one source and all hold their register tile longer on one
+# axis of the output plane (rows or columns; square tiles aside), the first design's last place goes to the first such
+# config with the tile turned (``TransferFeatures.axis_variant``; templates name the axes: ``Template.spatial_axes``).
+# Why: held-out L1 (55 x 55) on the Zen 4 (AVX-512) tables has one source, the corpus's 48-filter 11x11/4 stem, whose
+# best tiles are taller than wide; mapped, they are 5 or 11 rows by 1 column at 0.48-0.92 of L1's optimum, where 23 of
+# the 27 configs within 95% are 1 row by 5 columns, and the model kept picking rows: with transfer slower than without
+# (stop 91, results/transfer/znver4-s91/l1diag.txt). Measured (stop 92, replay, autotvm with transfer as shipped,
+# knobs+corpus, seeds 0-8, 300 measurements; results/transfer/znver5-s92), median measurements to 95%, without the
+# variant -> with it: Zen 4 L1 149 -> 8 (every seed 8), the Zen 4 VM without AVX-512 L1 9 -> 8, Zen 3 L1 2 -> 2, Zen 5
+# L1 16 -> 16, emeraldrapids L1 192 (9 of 9 reach) -> 138 (7 of 9 reach); rocketlake L1 and every L2, L7, L8 keep their
+# first design. Only one source: first tried wherever the mapped configs held one orientation, the Zen 4 VM's L2
+# (sources L7, L8 and the corpus, all 1 x 13) went from 22 to 129 over seeds 0-6 (stopped there; the turned config, at
+# 0.73, left 5 of 7 seeds past 120 measurements against 2 of 7; results/transfer/znver5-s92/any-source-*.json):
+# sources that agree are evidence, a lone source of another shape is not. This rule was chosen after seeing that cell.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 # ... but never without the source's best rows: schedule transfer starts from them, and a random 1,024 of a
 # 1,344-config table dropped L7's best in a quarter of the seeds (stop 53: held-out L6's first configs then
@@ -332,7 +346,8 @@ class TransferPrior:
         measurements (``FADE`` if None)."""
         return PriorCostModel(base, self, fade or FADE)
 
-    def initial_configs(self, k: int = 8, per_source: int | None = None, lane_variants: bool = True) -> list[Config]:
+    def initial_configs(self, k: int = 8, per_source: int | None = None, lane_variants: bool = True,
+                        axis_variant: bool = True) -> list[Config]:
         """Up to ``k`` valid configs of this task's space: the best configs of the nearest sources,
         mapped knob by knob onto the nearest option, ``per_source`` from each (default: the ``k`` shared
         out over the sources with a working config, at least 2 each). The first design has ``k`` configs
@@ -341,7 +356,9 @@ class TransferPrior:
         unroll steps; see the comment on the first design at the top of this module). The best of them is
         followed by itself with its vector lanes doubled and halved where the mapped configs all hold one lane
         count (``LANE_VARIANTS``); the variants take the places of the last mapped ones (``lane_variants=False``:
-        the mapped configs alone). With a twin (``TWINS``), the
+        the mapped configs alone). Where the mapped configs come from one source and all hold their register tile
+        longer on one axis of the output plane, the last place goes to the first such config with rows and columns exchanged
+        (``AXIS_VARIANT``; ``axis_variant=False``: not). With a twin (``TWINS``), the
         first design is the twins' ``k // 2`` best configs (at least one) and nothing else."""
         space = self.task.space
         own = self.features
@@ -349,12 +366,15 @@ class TransferPrior:
         seen: set[int] = set()
         n_shape = len(own.shape)
 
+        used: set[int] = set()  # the sources the mapped configs came from
+
         def add(src: Source, i: int) -> bool:
             cfg = own.nearest_config(src.mapping_x[i, n_shape:])
             idx = space.index_of(cfg)
             if idx in seen or not space.is_valid(cfg):
                 return False
             seen.add(idx)
+            used.add(id(src))
             out.append(cfg)
             return True
 
@@ -386,6 +406,16 @@ class TransferPrior:
         if out and lane_variants and len({own.lanes_of(c) for c in out}) == 1:
             extra = [c for c in own.lane_variants(out[0]) if space.index_of(c) not in seen]
             out = [out[0], *extra, *out[1:]][:k]
+        # the register tile on the other axis last, where the mapped configs of one source all hold it on one axis
+        # (AXIS_VARIANT)
+        turns = [own.orientation(c) for c in out]
+        if out and axis_variant and len(used) == 1 and len(set(turns) - {0, None}) == 1:
+            src = next(c for c, t in zip(out, turns, strict=True) if t)
+            swapped = own.axis_variant(src)
+            if swapped is not None and swapped not in out:
+                if len(out) >= k:  # it takes the last place but not from the config it turns
+                    out.pop(max(i for i, c in enumerate(out) if c != src))
+                out.append(swapped)
         return out
 
 
