@@ -1,5 +1,6 @@
 """Stop 92: replay of the cells whose first design the axis variant changes (AXIS_VARIANT in transfer/prior.py), autotvm
-with transfer, knobs+corpus, as shipped (probes on) with and without the variant. Usage: axis.py on|off SEEDS OUT.json
+with transfer, knobs+corpus, as shipped (probes on) with and without the variant (none: without transfer). Usage:
+axis.py on|off|none SEEDS OUT.json
 Env: TRIALS (300), CELLS (cpu/layer,...), RECIPE (autotvm). Reach = first measurement at >= 95% of the table's optimum."""
 import functools, json, os, sys, time
 from pathlib import Path
@@ -27,7 +28,8 @@ for cell in CELLS:
         if key in res:
             continue
         t0 = time.time()
-        r = run_one(gt, [tables[x] for x in tables if x != held], RECIPE, seed, TRIALS, True, corpus=default_corpus(cpu))
+        r = run_one(gt, [tables[x] for x in tables if x != held], RECIPE, seed, TRIALS, mode != "none",
+                    corpus=default_corpus(cpu))
         c = r["curve"]
         reach = next((i + 1 for i, v in enumerate(c) if v >= 0.95 * opt), None)
         res[key] = {"reach": reach, "first8": round(max(c[:8]) / opt, 4), "final": round(c[-1] / opt, 4)}
