@@ -41,12 +41,14 @@ def run_metaschedule(task: Task, layer: str, seed: int, trials: int, repeat: int
     from tvm.ir.utils import derived_object
     from tvm.s_tir import meta_schedule as ms
 
+    from tensortune.core.intrinsics import register_tensor_intrinsics
     from tensortune.core.threads import set_default_threads, target_cores
     from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
     from tensortune.integrations.metaschedule_strategy import detach_foreign_meta_schedule_log_handlers
 
     func = metaschedule_func(task)
     target = tvm.target.Target(task.target)
+    register_tensor_intrinsics(target)  # this target's alone, not all TVM ships (core/intrinsics.py)
     set_default_threads(target_cores(task.target))  # its runner processes inherit it, as ours get it
     batches: list[tuple[float, list[float]]] = []
 

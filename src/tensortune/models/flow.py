@@ -517,6 +517,7 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
     import tvm
     from tvm.s_tir import meta_schedule as ms
 
+    from tensortune.core.intrinsics import register_tensor_intrinsics
     from tensortune.core.logs import native_log
     from tensortune.core.threads import set_default_threads, target_cores
     from tensortune.integrations.metaschedule_build import close_runner, cpu_builder
@@ -537,6 +538,7 @@ def tune_with_metaschedule(tasks: list[ModelTask], target: dict[str, Any], trial
     session: dict[str, Any] = {"start": time.time(), "end": None}
     _save_sessions(work_dir, [*sessions, session])
     ctxs, weights = [], []
+    register_tensor_intrinsics(tgt)  # this target's alone, not all TVM ships (core/intrinsics.py)
     for t in tasks:
         ctxs.append(ms.TuneContext(mod=t.mod, target=tgt, space_generator="post-order-apply",
                                    search_strategy="evolutionary", task_name=t.name, num_threads=os.cpu_count() or 1,

@@ -61,6 +61,9 @@ def _decision_knobs(mod: Any, target: dict[str, Any]) -> list[dict[str, Any]]:
     import tvm
     from tvm.s_tir import meta_schedule as ms
 
+    from tensortune.core.intrinsics import register_tensor_intrinsics
+
+    register_tensor_intrinsics(target)  # this target's alone, not all TVM ships (core/intrinsics.py)
     ctx = ms.TuneContext(mod=mod, target=tvm.target.Target(target), space_generator="post-order-apply",
                          task_name="task", num_threads=1)
     return sketch_knobs(mod, ctx.generate_design_space())
