@@ -42,8 +42,7 @@ def register_tensor_intrinsics(target: Any) -> tuple[str, ...]:
     """Register the tensor intrinsics ``target`` (a target dict, a ``tvm.target.Target`` or a kind name) can use,
     before a ``TuneContext`` is made for it; returns the modules imported now (empty where nothing was needed)."""
     kind = target if isinstance(target, str) else _kind(target)
-    if PACKAGE in sys.modules and getattr(sys.modules[PACKAGE], "__file__", None) is not None \
-            and not getattr(sys.modules[PACKAGE], "_tensortune_partial", False):
+    if PACKAGE in sys.modules and not getattr(sys.modules[PACKAGE], "_tensortune_partial", False):
         return ()  # imported in full already
     modules = intrinsic_modules(kind)
     if modules is None:

@@ -108,6 +108,12 @@ def _winograd_conv(workload: Any) -> Any:
     return Conv2d.make(1, shp["c"], int(out[2]), int(out[3]), shp["kb"] * shp["x"], 3, 1, 1)
 
 
+def _factor_distance(option: tuple[int, ...], cur: tuple[int, ...], skip: tuple[int, ...]) -> float:
+    """How far a split option's factors lie from ``cur``'s, the factors at ``skip`` left out: log2 distance, factor
+    i weighing 2**i (the inner ones are sized by the hardware, as in ``TransferFeatures.nearest_config``)."""
+    return sum(2.0 ** f * (math.log2(option[f]) - math.log2(cur[f])) ** 2 for f in range(len(option)) if f not in skip)
+
+
 class TransferFeatures:
     """The transferable encoding of one task's configs."""
 
@@ -167,15 +173,23 @@ class TransferFeatures:
         return out
 
     @cached_property
-    def _register_block(self) -> list[tuple[int, list[int]]]:
-        """(knob position, its log2 columns) of the factors whose product is the template's register block
-        (``Template.register_block``); empty where the template names none."""
+    def _template(self) -> Any:
+        """The task's template (its ``register_block``, ``vector_lanes``, ``spatial_axes``), or None where the name
+        is not a registered template."""
         from tensortune.templates import get_template
 
         try:
-            named = get_template(self.task.template).register_block
+            return get_template(self.task.template)
         except ValueError:
+            return None
+
+    @cached_property
+    def _register_block(self) -> list[tuple[int, list[int]]]:
+        """(knob position, its log2 columns) of the factors whose product is the template's register block
+        (``Template.register_block``); empty where the template names none."""
+        if self._template is None:
             return []
+        named = self._template.register_block
         pos = {k.name: i for i, k in enumerate(self.space.knobs)}
         if not all(k in pos and self.space.knobs[pos[k]].kind == "split" for k in named):
             return []
@@ -223,13 +237,8 @@ class TransferFeatures:
     def _lanes(self) -> tuple[int, int, tuple[int, ...]] | None:
         """(knob position, lane factor, the knob's register-block factors) of the template's vector lanes
         (``Template.vector_lanes``); None where the template names none or this space fixes them."""
-        from tensortune.templates import get_template
-
-        try:
-            tpl = get_template(self.task.template)
-        except ValueError:
-            return None
-        if not tpl.vector_lanes or tpl.vector_lanes[0] not in self.space.names:
+        tpl = self._template
+        if tpl is None or not tpl.vector_lanes or tpl.vector_lanes[0] not in self.space.names:
             return None
         name, j = tpl.vector_lanes
         pos = self.space.names.index(name)
@@ -267,9 +276,7 @@ class TransferFeatures:
                 if o[j] != lanes:
                     continue
                 size = sum(math.log2(o[b]) - math.log2(cur[b]) for b in block)
-                rest = sum(2.0 ** f * (math.log2(o[f]) - math.log2(cur[f])) ** 2
-                           for f in range(len(o)) if f not in block)
-                scored.append((4.0 * size ** 2 + rest, i))
+                scored.append((4.0 * size ** 2 + _factor_distance(o, cur, block), i))
             for _, i in sorted(scored):
                 c = Config(cfg.indices[:pos] + (i,) + cfg.indices[pos + 1:])
                 if self.space.is_valid(c):
@@ -281,13 +288,8 @@ class TransferFeatures:
     def _axes(self) -> tuple[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]]] | None:
         """((knob position, register-block factors) of the rows, the same of the columns) of the template's
         ``spatial_axes``; None where the template names none or the two are not register-blocked splits here."""
-        from tensortune.templates import get_template
-
-        try:
-            tpl = get_template(self.task.template)
-        except ValueError:
-            return None
-        if not tpl.spatial_axes or not all(a in self.space.names for a in tpl.spatial_axes):
+        tpl = self._template
+        if tpl is None or not tpl.spatial_axes or not all(a in self.space.names for a in tpl.spatial_axes):
             return None
         out = []
         for name in tpl.spatial_axes:
@@ -335,8 +337,7 @@ class TransferFeatures:
             for i, o in enumerate(knob.options):
                 if self._tile(pos, block, i) != want[pos]:
                     continue
-                scored.append((sum(2.0 ** f * (math.log2(o[f]) - math.log2(cur[f])) ** 2
-                                   for f in range(len(o)) if f not in block), i))
+                scored.append((_factor_distance(o, cur, block), i))
             ranked[pos] = sorted(scored)
         pairs = sorted(((dy + dx, iy, ix) for dy, iy in ranked[py] for dx, ix in ranked[px]))
         for _, iy, ix in pairs:
