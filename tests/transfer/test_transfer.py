@@ -361,6 +361,24 @@ def test_cli_prints_what_it_learned_from(tmp_path, capsys):
     assert "learns from 96 records of 3 other task(s)" in capsys.readouterr().out
 
 
+def test_cli_says_when_a_discredited_prior_made_it_explore(tmp_path, capsys, monkeypatch):
+    import re
+
+    from tensortune.cli.main import main
+    from tensortune.transfer.prior import PriorCostModel
+
+    db = str(tmp_path / "v.db")
+    base = ["tune", "--target", "vta-sim", "--tuner", "autotvm", "--trials", "48", "--no-progress", "--db", db]
+    assert main([*base, "--layer", "resnet18:6"]) == 0
+    monkeypatch.setattr(PriorCostModel, "discredited", lambda self: False)
+    assert main([*base, "--layer", "resnet18:7"]) == 0
+    assert "measured at random" not in capsys.readouterr().out
+    monkeypatch.setattr(PriorCostModel, "discredited", lambda self: True)
+    assert main([*base, "--layer", "resnet18:8"]) == 0
+    found = re.search(r"so (\d+) configs were measured at random", capsys.readouterr().out)
+    assert found and 0 < int(found.group(1)) <= 48 - 24
+
+
 def test_bench_transfer_reads_tables_from_a_directory(tmp_path, capsys):
     """`bench transfer --tables DIR` holds out layers of the tables in DIR (e.g. this CPU's, made with
     `groundtruth --out DIR`), and names DIR when a layer has no table there."""
@@ -917,3 +935,112 @@ def test_a_sources_own_model_is_fitted_once_per_run_not_once_per_round(tables):
     prior.source_models = shared
     PriorCostModel(Counting(), prior).fit(x_own, y_own)
     assert fits.count(1) == 2
+
+
+def test_a_prior_is_discredited_when_no_source_ranks_the_tasks_outcomes(tables):
+    """``PriorCostModel.discredited``: after a fit that scored the sources (``TRUST_MIN_OWN`` own outcomes of two
+    throughputs at least), True when every source is cut below ``DISTRUST``; False while one source ranks well, before
+    the sources are scored, and whenever a twin (the task's own shape measured here) is among the sources."""
+    from tensortune.cost_models.xgb import XGBoostCostModel
+    from tensortune.transfer import TransferFeatures, TransferPrior
+    from tensortune.transfer.prior import TRUST_MIN_OWN, PriorCostModel, Source
+
+    held = tables["L8"]
+    feats = TransferFeatures(held.task)
+    y = np.where(np.isfinite(held.cost) & (held.cost > 0), held.task.flops / np.where(held.cost > 0, held.cost, 1.0), 0.0)
+    rows = np.random.default_rng(0).permutation(len(y))[:40]
+    x = feats.encode_indices(held.index[rows])
+    good = Source("faithful", feats.shape + 0.5, x, y[rows], corpus=True)
+    bad = Source("backwards", feats.shape - 0.5, x, float(np.max(y)) + 1.0 - y[rows], corpus=True)
+    twin = Source("twin", feats.shape.copy(), x, float(np.max(y)) + 1.0 - y[rows])
+
+    def fitted(sources, n):
+        prior = TransferPrior(held.task, sources)
+        model = PriorCostModel(XGBoostCostModel(seed=0), prior, fade=64)
+        model.fit(x[:n], y[rows][:n])
+        return prior, model
+
+    prior, model = fitted([bad], len(rows))
+    assert model.trust == [0.0] and model.discredited()
+    assert not fitted([bad], TRUST_MIN_OWN - 1)[1].discredited()  # not scored yet
+    assert not fitted([good, bad], len(rows))[1].discredited()
+    prior, model = fitted([bad, twin], len(rows))
+    assert prior.twin == [False, True] and model.trust[0] == 0.0 and not model.discredited()
+
+
+def test_a_discredited_prior_makes_the_plans_random_until_the_recipes_floor(tables):
+    """``TRANSFER_EXPLORE_AFTER`` / ``TRANSFER_EXPLORE_FLOOR``: with transfer, a plan made while the prior is discredited,
+    from the first outcomes on, is random unmeasured configs up to the floor (the round says how many); before and
+    after that range, and while the prior is credited, the model plans. Without transfer, and in a whole-model run
+    (``explore=False``), and for the recipes with an adaptive sampler (not measured with it), nothing checks the prior."""
+    from tensortune.transfer import TransferPrior
+    from tensortune.tuners import create, recipes
+
+    held = tables["L8"]
+    prior = TransferPrior.from_tables(held.task, [tables[x] for x in ("L1", "L2", "L7")])
+    after, floor = recipes.TRANSFER_EXPLORE_AFTER, recipes.TRANSFER_EXPLORE_FLOOR
+    assert 0 < after < floor
+    assert create("autotvm", held.task.space, 0).discredited is None
+    assert create("autotvm", held.task.space, 0, transfer=prior, explore=False).discredited is None
+    assert create("rl", held.task.space, 0, transfer=prior).discredited is not None  # the other greedy recipe
+    assert create("chameleon", held.task.space, 0, transfer=prior).discredited is None  # adaptive: not measured
+
+    def gflops(c):
+        p = held.position(held.task.space.index_of(c))
+        return float(held.gflops[p]) * 1e9 if p is not None else 0.0
+
+    s = create("autotvm", held.task.space, 0, transfer=prior)
+    assert s.discredited is not None and s.explore_floor == floor
+    verdict = {"discredited": True}
+    s.discredited = lambda: verdict["discredited"]
+    seen: list = []
+    first = prior.initial_configs(8)  # the first design, measured before the strategy plans (``Tuner``): the plans
+    s.tell(first, [gflops(c) for c in first])  # then start at 8, 24, 40, 56 and 72 outcomes
+    seen += first
+    while len(s.ys) < floor + s.plan_size:  # asked for 8 at a time, as the tuning loop's batches
+        before, n_rounds = len(s.ys), len(s.rounds)
+        plan = s.ask(8)
+        if len(s.rounds) > n_rounds:  # a refit made a new plan
+            rnd = s.rounds[-1]
+            if before < after or before >= floor:
+                assert rnd.explored is None, before
+            else:
+                assert rnd.explored == rnd.plan == min(s.plan_size, floor - before), before
+        assert len(plan) == 8 and not set(plan) & set(seen) and all(held.task.space.is_valid(c) for c in plan)
+        seen += plan
+        s.tell(plan, [gflops(c) for c in plan])
+    assert sum(r.explored or 0 for r in s.rounds) == s.explored == floor - after
+    credited = create("autotvm", held.task.space, 0, transfer=prior)
+    credited.discredited = lambda: False
+    while len(credited.ys) < floor:
+        plan = credited.ask(8)
+        credited.tell(plan, [gflops(c) for c in plan])
+    assert all(r.explored is None for r in credited.rounds)
+
+
+@pytest.mark.slow
+def test_on_emeraldrapids_held_out_l1_the_discredited_prior_no_longer_holds_the_search_in_its_region():
+    """Held-out L1 on the emeraldrapids tables: the only source near it (the corpus's 11x11/4 stem) is cut to a trust
+    under 0.25 from 24 outcomes on. Replay, autotvm with transfer, seed 0: with the random plans it reaches 95% of the
+    optimum within 120 measurements (106); without them the model stays in the stem's region and does not (138)."""
+    from pathlib import Path
+
+    from tensortune.bench.groundtruth import load_table
+    from tensortune.bench.transfer import run_one
+    from tensortune.transfer.corpus import default_corpus
+    from tensortune.tuners import recipes
+
+    root = Path(__file__).resolve().parents[2] / "results" / "transfer" / "tables-emeraldrapids"
+    tables = {n: load_table(n, str(root)) for n in ("L1", "L2", "L7", "L8")}
+    held, sources = tables["L1"], [tables[x] for x in ("L2", "L7", "L8")]
+    opt = held.task.flops / float(np.min(held.cost[np.isfinite(held.cost)])) / 1e9
+    corpus = default_corpus("emeraldrapids")
+    explored = run_one(held, sources, "autotvm", 0, 120, True, corpus=corpus)["curve"]
+    floor = recipes.TRANSFER_EXPLORE_FLOOR
+    try:
+        recipes.TRANSFER_EXPLORE_FLOOR = 0
+        kept = run_one(held, sources, "autotvm", 0, 120, True, corpus=corpus)["curve"]
+    finally:
+        recipes.TRANSFER_EXPLORE_FLOOR = floor
+    assert trials_to_reach(explored, 0.95 * opt) is not None, max(explored) / opt
+    assert trials_to_reach(kept, 0.95 * opt) is None, max(kept) / opt

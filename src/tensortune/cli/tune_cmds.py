@@ -217,6 +217,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
                           initial_configs=prior.initial_configs() if prior else None)
             s = tuner.run()
             summaries.append(s)
+            explored = getattr(strat, "explored", 0)
+            if explored:
+                con.print(f"  transfer: no other task's records ranked this task's measurements better than chance, "
+                          f"so {explored} configs were measured at random (as without transfer) before the model "
+                          f"planned again")
             if s.resumed:
                 con.print(f"  resumed {s.resumed} stored measurements of run {s.run_id}")
     print_best(storage, [(t.key, t.target_json) for t in tasks], con)

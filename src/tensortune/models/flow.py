@@ -211,8 +211,10 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         # but VGG-16's 200 with ran 2.6% behind the code without them (1.026, 0.998-1.056, seeds 0-2 in one set;
         # seed 0 shown slower) and, unlike it, shown slower than the 1,000 without (1.045), while ResNet-18's was level
         # with it (0.984, seeds 0-1); stop 87, results/transfer/znver5-s87. Mixed at best: the runs stay as measured.
+        # No random plans while the prior is discredited (``tuners.recipes.TRANSFER_EXPLORE_FLOOR``): measured on
+        # held-out layers only; a whole-model run's budget goes where the latency is, and was not measured with them.
         strategy = recipes.create(recipe, r.task.space, seed, plan_size=round_size, task=r.task, transfer=prior or None,
-                                  transfer_fade=round_size, probes=False)
+                                  transfer_fade=round_size, probes=False, explore=False)
         t0 = time.perf_counter()
         first = prior.initial_configs(min(8, n)) if prior and p.trials == 0 else None
         if p.trials == 0:  # a first round: the task's share of the budget by calls x FLOPs, keeping a quarter

@@ -24,6 +24,7 @@ class Round:
     compiled: int | None = None  # new compilations for hidden features (ML2Tuner)
     plan: int = 0  # configurations chosen for measurement
     probes: int | None = None  # of them, configs one knob away from the incumbent (``samplers.probes``)
+    explored: int | None = None  # random configs instead of the model's plan: the prior was discredited
 
 
 class SearchStrategy(ABC):

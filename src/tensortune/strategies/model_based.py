@@ -21,6 +21,11 @@ below all others while the explorer walks, and removes them from the candidates 
 after the sampler's first ``probe_lead`` picks, up to ``probes`` configs one knob away from the incumbent (each
 knob's best-scored alternative), so that a knob on which other tasks' records agree is still tried here once.
 
+``discredited`` (with transfer: ``transfer.prior.PriorCostModel.discredited``, no source ranks the task's own outcomes
+better than chance): from ``explore_after`` outcomes on, while that holds at a refit and the task has fewer than
+``explore_floor`` outcomes, the plan is random unmeasured configs up to ``explore_floor`` (the outcomes a recipe without
+transfer starts its model from), so that a misleading prior does not leave the model trained on its own region only.
+
 ``glimpse`` (``transfer.glimpse.TaskGlimpse``: Glimpse's prior and validity vote, trained offline on other
 hardware) gives the first configs to measure (instead of random ones) and a validity filter that works
 from the first round: configs it votes invalid score below all others and leave the candidates.
@@ -28,6 +33,7 @@ from the first round: configs it votes invalid score below all others and leave 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -46,10 +52,17 @@ class ModelBasedStrategy(RoundStrategy):
     def __init__(self, space: SearchSpace, seed: int, model: CostModel, explorer: Explorer, sampler: Sampler,
                  plan_size: int = 64, name: str = "model", n_candidates: int | None = None,
                  validity: ValidityModel | None = None, encode: Any = None, plan_first: bool = False,
-                 all_candidates: bool = False, glimpse: Any = None, probes: int = 0, probe_lead: int = 0) -> None:
+                 all_candidates: bool = False, glimpse: Any = None, probes: int = 0, probe_lead: int = 0,
+                 discredited: Callable[[], bool] | None = None, explore_after: int = 0, explore_floor: int = 0) -> None:
         super().__init__(space, seed)
         if probes < 0 or probe_lead < 0:
             raise ValueError("probes and probe_lead must be >= 0")
+        if explore_after < 0 or explore_floor < 0:
+            raise ValueError("explore_after and explore_floor must be >= 0")
+        self.discredited = discredited
+        self._explored: set[Config] = set()  # the configs planned at random while the prior was discredited
+        self.explore_after = explore_after
+        self.explore_floor = explore_floor
         self.probes = probes
         self.probe_lead = probe_lead
         self.glimpse = glimpse
@@ -136,6 +149,11 @@ class ModelBasedStrategy(RoundStrategy):
         return cands
 
     def sample(self, cands: Candidates, rnd: Round) -> list[Config]:
+        if self._explore():
+            rnd.explored = min(self.plan_size, self.explore_floor - len(self.ys))
+            plan = self.space.sample(rnd.explored, self.rng, exclude=set(self.visited))
+            self._explored.update(plan)
+            return plan
         probes = self._incumbent_probes()
         if not probes:
             return self.sampler.select(cands, self.plan_size, self.space, self.visited, self.rng)
@@ -144,6 +162,17 @@ class ModelBasedStrategy(RoundStrategy):
                                                self.space, self.visited, self.rng) if c not in taken]
         rnd.probes = len(probes)
         return (rest[: self.probe_lead] + probes + rest[self.probe_lead:])[: self.plan_size]
+
+    @property
+    def explored(self) -> int:
+        """How many of the measured configs were planned at random while the prior was discredited."""
+        return len(self._explored & self.visited)
+
+    def _explore(self) -> bool:
+        """Random configs instead of the model's plan: the prior is discredited at this refit (a rule on the outcomes
+        alone, as the probes', so that a resumed run explores as an uninterrupted one)."""
+        return (self.discredited is not None and self.explore_after <= len(self.ys) < self.explore_floor
+                and self.discredited())
 
     def _incumbent_probes(self) -> list[Config]:
         """The probes of the incumbent when it is new since the last plan: measured among the last ``plan_size``

@@ -131,6 +131,11 @@ FADE = 64
 # own cross-validated model (RGPE proper) left emeraldrapids L1 at never (1/6).
 TRUST_TAU = 0.75
 TRUST_MIN_OWN = 8
+# DISCREDITED: the prior as a whole is discredited (``PriorCostModel.discredited``) when the task has no twin and every
+# other source's trust multiplier is below DISTRUST (tau < DISTRUST x TRUST_TAU = 0.19): no source ranks the task's own
+# outcomes much better than chance. A model-based recipe then explores as it would without transfer
+# (``tuners.recipes.TRANSFER_EXPLORE_FLOOR``).
+DISTRUST = 0.25
 TRUST_MAX_PAIRS_ROWS = 512
 TWIN_TOLERANCE = 0.02  # on the shape features (log2 sizes): an epilogue moves the FLOP count by well under 1%
 # templates whose knobs are one task's own decisions (MetaSchedule's sketch traces): nothing to share
@@ -446,6 +451,13 @@ class PriorCostModel:
         self.base.fit_groups(xs, ys, [1.0 if t else decay * v / total * m
                                       for v, t, m in zip(self.prior.similarity, is_twin, self.trust, strict=True)]
                              + [1.0])
+
+    def discredited(self) -> bool:
+        """True when the last fit found no source worth trusting: no twin, and every other source that was scored
+        (``source_trust``) below ``DISTRUST``. False before the trust is scored (fewer than ``TRUST_MIN_OWN`` own
+        outcomes): an unscored source keeps its multiplier 1."""
+        others = [m for m, twin in zip(self.trust, self.prior.twin, strict=True) if not twin]
+        return bool(others) and not any(self.prior.twin) and max(others) < DISTRUST
 
     def source_trust(self, x: np.ndarray, y: np.ndarray) -> list[float]:
         """Per source, ``clip(tau / TRUST_TAU, 0, 1)``: ``tau`` is Kendall's tau (2 x pairwise accuracy - 1) of

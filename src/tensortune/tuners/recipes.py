@@ -95,7 +95,8 @@ def create(name: str, space: SearchSpace, seed: int = 0, **options: Any) -> Sear
     over the recipe's; ablations), ``glimpse`` (a ``transfer.glimpse.TaskGlimpse``: first plan and validity
     vote) (model-based; ``glimpse`` needs it with an acquisition function, and ``budget``, the run's
     measurements), ``transfer_fade`` (model-based: the measurements over which the sources fade), ``probes``
-    (model-based: False leaves out the incumbent probes a recipe with ``transfer_probes`` adds with transfer), ``task``
+    (model-based: False leaves out the incumbent probes a recipe with ``transfer_probes`` adds with transfer), ``explore``
+    (model-based: False leaves out the random plans a greedy recipe makes while the prior is discredited), ``task``
     (ml2tuner), ``n``/``alpha`` (ml2tuner);
     options a recipe does not use are ignored."""
     r = recipe(name)
@@ -193,6 +194,22 @@ TRANSFER_DIVERSITY = 0.0
 # rocketlake 70 -> 46, Zen 4 VM 69 -> 42, Zen 3 2 -> 2; Zen 5's L2, L7, L8 unchanged (3-4).
 # Not in a whole-model run (``models/flow.py`` passes probes=False): VGG-16's 200 with ran behind with them there.
 TRANSFER_PROBES = 8
+# With transfer, from TRANSFER_EXPLORE_AFTER outcomes on (the first design and one plan of 16), a plan made while the
+# prior is discredited (``transfer.prior.PriorCostModel.discredited``: no twin, and no source's model ranks the task's
+# own outcomes better than tau 0.19) is random unmeasured configs, until the task has TRANSFER_EXPLORE_FLOOR outcomes
+# (AutoTVM's first random plan without transfer); 0: never. Why: held-out L1 on the emeraldrapids tables has one source
+# (the corpus's 11x11/4 stem), cut to a trust of 0.03-0.35 from 24 outcomes on; the model then learns from configs in
+# that source's region alone and reached 95% of the optimum later than no transfer (replay, autotvm, seeds 0-8, 300
+# measurements: median 138, 7 of 9 reach, against 84 without). Replayed (stop 93, results/transfer/znver5-s93: L1, L2,
+# L7, L8 held out on five CPUs' tables and L1, L8 on the Zen 4 tables, autotvm with transfer, knobs+corpus, 300
+# measurements, seeds 0-2, and 0-8 where it changed anything): emeraldrapids L1 138 (7 of 9 reach) -> 76 (8 of 9), now
+# ahead of no transfer; rocketlake L1 median 24 -> 24, but 4 of its 9 seeds, which reached 95% at 41 from a model plan
+# the rule now replaces, at 49-75; the other 20 cells the same at every seed run (0-2; Zen 5 L1 0-8; in 7 of them the
+# prior is discredited too, always after the run reached 95%). Half of each plan random instead: rocketlake L1 unchanged
+# at every seed, emeraldrapids L1 107 (9 of 9), still behind no transfer. Not measured: chameleon and the other adaptive
+# recipes (left out), vta-sim (where a test saw a prior discredited), whole-model runs (``models/flow.py`` leaves it out).
+TRANSFER_EXPLORE_AFTER = 24
+TRANSFER_EXPLORE_FLOOR = 64
 TRANSFER_PROBE_LEAD = 2
 
 
@@ -201,11 +218,12 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
                           variant: str | None = None, explorer_options: dict[str, Any] | None = None,
                           sampler_options: dict[str, Any] | None = None, candidates: int | None = None,
                           glimpse: Any = None, transfer_fade: int | None = None, probes: bool = True,
-                          **_: Any) -> SearchStrategy:
+                          explore: bool = True, **_: Any) -> SearchStrategy:
     """``transfer`` (a ``transfer.TransferPrior`` with sources): the cost model is fitted on the other
     tasks' records and this task's, in transferable features, and plans from the first round (a greedy
     recipe's plan is then ``TRANSFER_PLAN_SIZE`` unless ``plan_size`` is given); the sources fade on
-    ``transfer_fade`` measurements (default ``transfer.prior.FADE``)."""
+    ``transfer_fade`` measurements (default ``transfer.prior.FADE``). ``probes``: the incumbent probes
+    (``TRANSFER_PROBES``); ``explore``: random plans while the prior is discredited (``TRANSFER_EXPLORE_FLOOR``)."""
     from tensortune.cost_models.registry import make_cost_model
     from tensortune.cost_models.validity import ValidityModel
     from tensortune.explorers.registry import make_explorer
@@ -235,11 +253,13 @@ def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: i
     if factor is None:
         factor = max(candidate_factor(r.sampler), math.ceil(diversity))
     model = make_cost_model(r.cost_model, loss=loss or transfer_loss(r, transfer), seed=seed)
-    encode = None
+    encode, discredited = None, None
     if transfer:
         model, encode = transfer.cost_model(model, transfer_fade), transfer.model_features.encode_indices
+        discredited = model.discredited if explore and TRANSFER_EXPLORE_FLOOR and r.sampler == "greedy" else None
     return ModelBasedStrategy(space, seed, model, explorer, sampler, plan_size=plan, name=r.name,
                               n_candidates=factor * plan if factor else None, all_candidates=factor == 0,
                               validity=ValidityModel(seed=seed) if r.validity else None, encode=encode,
                               plan_first=bool(transfer), glimpse=glimpse, probes=n_probes,
-                              probe_lead=TRANSFER_PROBE_LEAD if n_probes else 0)
+                              probe_lead=TRANSFER_PROBE_LEAD if n_probes else 0, discredited=discredited,
+                              explore_after=TRANSFER_EXPLORE_AFTER, explore_floor=TRANSFER_EXPLORE_FLOOR)
