@@ -24,4 +24,4 @@ for seed in (0, 1):
     print("seed", seed, "with, first 40 (share of optimum):", [round(G[i], 2) for i in m[:40]])
     for i in m[:8]: print("   ", round(G[i],3), kn(i))
     for k in sp.names:
-        print("  ", k, collections.Counter(str(kn(i)[k]) for i in m[:40]).most_common(3))
+        print("  ", k, collections.Counter(str(kn(i)[k]) for i in m[:40]).most_common(8))
