@@ -133,7 +133,7 @@ TRUST_TAU = 0.75
 TRUST_MIN_OWN = 8
 # DISCREDITED: the prior as a whole is discredited (``PriorCostModel.discredited``) when the task has no twin and every
 # other source's trust multiplier is below DISTRUST (tau < DISTRUST x TRUST_TAU = 0.19): no source ranks the task's own
-# outcomes much better than chance. A model-based recipe then explores as it would without transfer
+# outcomes much better than chance. A greedy recipe then explores as it would without transfer
 # (``tuners.recipes.TRANSFER_EXPLORE_FLOOR``).
 DISTRUST = 0.25
 TRUST_MAX_PAIRS_ROWS = 512

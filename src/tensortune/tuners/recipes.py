@@ -194,6 +194,7 @@ TRANSFER_DIVERSITY = 0.0
 # rocketlake 70 -> 46, Zen 4 VM 69 -> 42, Zen 3 2 -> 2; Zen 5's L2, L7, L8 unchanged (3-4).
 # Not in a whole-model run (``models/flow.py`` passes probes=False): VGG-16's 200 with ran behind with them there.
 TRANSFER_PROBES = 8
+TRANSFER_PROBE_LEAD = 2
 # With transfer, from TRANSFER_EXPLORE_AFTER outcomes on (the first design and one plan of 16), a plan made while the
 # prior is discredited (``transfer.prior.PriorCostModel.discredited``: no twin, and no source's model ranks the task's
 # own outcomes better than tau 0.19) is random unmeasured configs, until the task has TRANSFER_EXPLORE_FLOOR outcomes
@@ -210,7 +211,6 @@ TRANSFER_PROBES = 8
 # recipes (left out), vta-sim (where a test saw a prior discredited), whole-model runs (``models/flow.py`` leaves it out).
 TRANSFER_EXPLORE_AFTER = 24
 TRANSFER_EXPLORE_FLOOR = 64
-TRANSFER_PROBE_LEAD = 2
 
 
 def _model_based_strategy(r: Recipe, space: SearchSpace, seed: int, plan_size: int | None = None,
