@@ -207,8 +207,9 @@ TRANSFER_PROBE_LEAD = 2
 # ahead of no transfer; rocketlake L1 median 24 -> 24, but 4 of its 9 seeds, which reached 95% at 41 from a model plan
 # the rule now replaces, at 49-75; the other 20 cells the same at every seed run (0-2; Zen 5 L1 0-8; in 7 of them the
 # prior is discredited too, always after the run reached 95%). Half of each plan random instead: rocketlake L1 unchanged
-# at every seed, emeraldrapids L1 107 (9 of 9), still behind no transfer. Not measured: chameleon and the other adaptive
-# recipes (left out), vta-sim (where a test saw a prior discredited), whole-model runs (``models/flow.py`` leaves it out).
+# at every seed, emeraldrapids L1 107 (9 of 9), still behind no transfer. Chameleon with the rule (seeds 0-2): mixed,
+# emeraldrapids L1 132 -> 96, rocketlake L1 46 -> 75, so the adaptive recipes are left out. Not measured: vta-sim (where
+# a test saw a prior discredited), whole-model runs (``models/flow.py`` leaves it out).
 TRANSFER_EXPLORE_AFTER = 24
 TRANSFER_EXPLORE_FLOOR = 64
 
