@@ -3,10 +3,18 @@ schedule transfer, and a held-out layer that reaches 95% of its optimum sooner w
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 from tensortune.core.stats import median, trials_to_reach
+
+
+def _throughput(table, c):
+    """A config's FLOP/s in a ground-truth table (0 where the table lacks it), as the replay measurer reports it."""
+    p = table.position(table.task.space.index_of(c))
+    return float(table.gflops[p]) * 1e9 if p is not None else 0.0
 
 
 @pytest.fixture(scope="module")
@@ -776,10 +784,7 @@ def test_with_transfer_a_greedy_plan_probes_the_incumbent(tables):
     for name in ("sa-as", "release", "arco"):
         assert create(name, held.task.space, 0, transfer=prior).probes == 0
     assert create("autotvm", held.task.space, 0, transfer=prior, probes=False).probes == 0  # a whole-model run's
-    def gflops(c):
-        p = held.position(held.task.space.index_of(c))
-        return float(held.gflops[p]) * 1e9 if p is not None else 0.0
-
+    gflops = functools.partial(_throughput, held)
     first = s.ask(s.plan_size)  # the model's first plan: nothing measured yet, nothing to probe
     assert s.rounds[-1].probes is None
     s.tell(first, [gflops(c) for c in first])  # the plan used up: the next one is made around the incumbent
@@ -985,10 +990,7 @@ def test_a_discredited_prior_makes_the_plans_random_until_the_recipes_floor(tabl
     assert create("rl", held.task.space, 0, transfer=prior).discredited is not None  # the other greedy recipe
     assert create("chameleon", held.task.space, 0, transfer=prior).discredited is None  # adaptive: not measured
 
-    def gflops(c):
-        p = held.position(held.task.space.index_of(c))
-        return float(held.gflops[p]) * 1e9 if p is not None else 0.0
-
+    gflops = functools.partial(_throughput, held)
     s = create("autotvm", held.task.space, 0, transfer=prior)
     assert s.discredited is not None and s.explore_floor == floor
     verdict = {"discredited": True}

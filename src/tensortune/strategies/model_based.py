@@ -151,7 +151,7 @@ class ModelBasedStrategy(RoundStrategy):
     def sample(self, cands: Candidates, rnd: Round) -> list[Config]:
         if self._explore():
             rnd.explored = min(self.plan_size, self.explore_floor - len(self.ys))
-            plan = self.space.sample(rnd.explored, self.rng, exclude=set(self.visited))
+            plan = self.space.sample(rnd.explored, self.rng, exclude=self.visited)
             self._explored.update(plan)
             return plan
         probes = self._incumbent_probes()
