@@ -82,6 +82,14 @@ from tensortune.transfer.features import TransferFeatures, template_family
 # (sources L7, L8 and the corpus, all 1 x 13) went from 22 to 129 over seeds 0-6 (stopped there; the turned config, at
 # 0.73, left 5 of 7 seeds past 120 measurements against 2 of 7; results/transfer/znver5-s92/any-source-*.json):
 # sources that agree are evidence, a lone source of another shape is not. This rule was chosen after seeing that cell.
+# Since stop 94 the turned config comes right after the config it turns and that config's lane variants, where it
+# took the last place: it hedges the one choice the source cannot tell (as the lane variants do), so it is measured
+# before the other mapped configs of the same source. Replayed as above (results/transfer/znver5-s94, seeds 0-8),
+# last place -> after its lane variants: Zen 4 L1 8 -> 3 (every seed; 28 without transfer: 9.3x), the Zen 4 VM
+# without AVX-512 L1 8 -> 3, Zen 3 L1 2 -> 2, Zen 5 L1 16 -> 16 (the turned config 8th -> 5th), emeraldrapids L1 76 ->
+# 76 (the config it turns is the 7th); every other cell keeps its first design. Right after the config it turns,
+# before the lane variants, gave Zen 4 L1 2 but Zen 3 L1 3 (its doubled lanes reach 95%). Chosen after seeing these
+# cells (the variant was made for Zen 4 L1), so they are the evidence for it, not an independent test.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 # ... but never without the source's best rows: schedule transfer starts from them, and a random 1,024 of a
 # 1,344-config table dropped L7's best in a quarter of the seeds (stop 53: held-out L6's first configs then
@@ -362,8 +370,8 @@ class TransferPrior:
         followed by itself with its vector lanes doubled and halved where the mapped configs all hold one lane
         count (``LANE_VARIANTS``); the variants take the places of the last mapped ones (``lane_variants=False``:
         the mapped configs alone). Where the mapped configs come from one source and all hold their register tile
-        longer on one axis of the output plane, the last place goes to the first such config with rows and columns exchanged
-        (``AXIS_VARIANT``; ``axis_variant=False``: not). With a twin (``TWINS``), the
+        longer on one axis of the output plane, the first such config with rows and columns exchanged comes right after
+        it and its lane variants, and the last mapped config makes room (``AXIS_VARIANT``; ``axis_variant=False``: not). With a twin (``TWINS``), the
         first design is the twins' ``k // 2`` best configs (at least one) and nothing else."""
         space = self.task.space
         own = self.features
@@ -408,19 +416,23 @@ class TransferPrior:
                 break
         # the best mapped config with its lanes doubled and halved next, where the mapped configs all hold one lane
         # count: sources that disagree on the lanes already try more than one (LANE_VARIANTS)
+        extra: list[Config] = []
         if out and lane_variants and len({own.lanes_of(c) for c in out}) == 1:
             extra = [c for c in own.lane_variants(out[0]) if space.index_of(c) not in seen]
             out = [out[0], *extra, *out[1:]][:k]
-        # the register tile on the other axis last, where the mapped configs of one source all hold it on one axis
-        # (AXIS_VARIANT)
+        # the register tile on the other axis, where the mapped configs of one source all hold it on one axis
+        # (AXIS_VARIANT): right after the config it turns and that config's lane variants
         turns = [own.orientation(c) for c in out]
         if out and axis_variant and len(used) == 1 and len(set(turns) - {0, None}) == 1:
             src = next(c for c, t in zip(out, turns, strict=True) if t)
             swapped = own.axis_variant(src)
             if swapped is not None and swapped not in out:
-                if len(out) >= k:  # it takes the last place but not from the config it turns
+                if len(out) >= k:  # the last config makes room for it (never the config it turns)
                     out.pop(max(i for i, c in enumerate(out) if c != src))
-                out.append(swapped)
+                at = out.index(src) + 1
+                while at < len(out) and out[at] in extra and src == out[0]:
+                    at += 1
+                out.insert(at, swapped)
         return out
 
 
