@@ -370,9 +370,10 @@ class TransferPrior:
         followed by itself with its vector lanes doubled and halved where the mapped configs all hold one lane
         count (``LANE_VARIANTS``); the variants take the places of the last mapped ones (``lane_variants=False``:
         the mapped configs alone). Where the mapped configs come from one source and all hold their register tile
-        longer on one axis of the output plane, the first such config with rows and columns exchanged comes right after
-        it and its lane variants, and the last mapped config makes room (``AXIS_VARIANT``; ``axis_variant=False``: not). With a twin (``TWINS``), the
-        first design is the twins' ``k // 2`` best configs (at least one) and nothing else."""
+        longer on one axis of the output plane, the first such config with rows and columns exchanged comes right
+        after it and its lane variants, and the last mapped config makes room (``AXIS_VARIANT``;
+        ``axis_variant=False``: not). With a twin (``TWINS``), the first design is the twins' ``k // 2`` best configs
+        (at least one) and nothing else."""
         space = self.task.space
         own = self.features
         out: list[Config] = []
@@ -429,10 +430,10 @@ class TransferPrior:
             if swapped is not None and swapped not in out:
                 if len(out) >= k:  # the last config makes room for it (never the config it turns)
                     out.pop(max(i for i, c in enumerate(out) if c != src))
-                at = out.index(src) + 1
-                while at < len(out) and out[at] in extra and src == out[0]:
-                    at += 1
-                out.insert(at, swapped)
+                after = out.index(src) + 1
+                if after == 1:  # the best mapped config: after its lane variants too
+                    after += sum(c in extra for c in out[1:1 + len(extra)])
+                out.insert(after, swapped)
         return out
 
 
