@@ -348,6 +348,54 @@ class TransferFeatures:
                 return c
         return None
 
+    def budget_variants(self, cfg: Any) -> list[Any]:
+        """``cfg`` with its register budget moved from one axis of the output plane to the output channels: per
+        spatial axis (rows, then columns) whose register tile is longer than 1 while the other axis's is too (a 1 x 1
+        tile would use each weight vector once), that axis's tile set to 1 and the
+        channels' register factor raised as far as the accumulators (rows x columns x channel vectors) stay within
+        ``cfg``'s; the valid ones. A lone source of another shape says how many accumulators the machine holds,
+        not how this task's output plane and channels should share them: on the emeraldrapids tables held-out L1's
+        one source maps onto a 5 x 5 x 1 tile (0.35-0.87 of L1's optimum), where the optimum is 1 x 5 x 4 (stop 94).
+        Each changed knob takes, among its options with the wanted register factors, the one whose other factors
+        are nearest to its own (as :meth:`axis_variant`); the other knobs stay as they are."""
+        from tensortune.space import Config
+
+        if self._axes is None or self._lanes is None:
+            return []
+        (py, by), (px, bx) = self._axes
+        pf, lane, fblock = self._lanes
+        chan = tuple(f for f in fblock if f != lane)
+        if pf in (py, px) or not chan:
+            return []
+        fknob = self.space.knobs[pf]
+        fcur = fknob.options[cfg.indices[pf]]
+        c_now = int(np.prod([fcur[f] for f in chan]))
+        ry, rx = self._tile(py, by, cfg.indices[py]), self._tile(px, bx, cfg.indices[px])
+        budget = ry * rx * c_now
+        out = []
+        for pos, block, other in ((py, by, rx), (px, bx, ry)):
+            if self._tile(pos, block, cfg.indices[pos]) == 1 or other == 1:
+                continue  # nothing to give, or the tile would shrink to 1 x 1 (each weight vector used once)
+            knob = self.space.knobs[pos]
+            cur = knob.options[cfg.indices[pos]]
+            ones = sorted((_factor_distance(o, cur, block), i) for i, o in enumerate(knob.options)
+                          if self._tile(pos, block, i) == 1)
+            fits = {}
+            for i, o in enumerate(fknob.options):
+                c = int(np.prod([o[f] for f in chan]))
+                if o[lane] == fcur[lane] and c_now < c and other * c <= budget:
+                    fits.setdefault(c, []).append((_factor_distance(o, fcur, fblock), i))
+            if not ones or not fits:
+                continue
+            for _, fi in sorted(fits[max(fits)]):
+                idx = list(cfg.indices)
+                idx[pos], idx[pf] = ones[0][1], fi
+                c = Config(tuple(idx))
+                if self.space.is_valid(c):
+                    out.append(c)
+                    break
+        return out
+
     @cached_property
     def _fixed_factors(self) -> list[list[int]]:
         """Per knob, the inner factors (after the outer one) of a split that are 1 in every option."""

