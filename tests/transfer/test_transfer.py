@@ -329,6 +329,8 @@ def test_the_first_design_moves_the_register_budget_to_the_channels_where_one_so
     assert set(before) - set(first) == set(before[-3:-1])  # the last mapped configs made room, the turned one stays
     best = int(held.index[int(held.gflops.argmax())])
     assert sp.index_of(first[2]) == best
+    for k in (1, 2, 3):  # never more than asked for: the variants come first, in order
+        assert prior.initial_configs(k) == first[:k]
     p8 = TransferPrior.from_tables(tabs["L8"].task, [held, tabs["L2"], tabs["L7"]], 0, corpus=corpus)
     assert p8.initial_configs(8) == p8.initial_configs(8, budget_variants=False)
 

@@ -351,9 +351,8 @@ class TransferFeatures:
     def budget_variants(self, cfg: Any) -> list[Any]:
         """``cfg`` with its register budget moved from one axis of the output plane to the output channels: per
         spatial axis (rows, then columns) whose register tile is longer than 1 while the other axis's is too (a 1 x 1
-        tile would use each weight vector once), that axis's tile set to 1 and the
-        channels' register factor raised as far as the accumulators (rows x columns x channel vectors) stay within
-        ``cfg``'s; the valid ones. A lone source of another shape says how many accumulators the machine holds,
+        tile would use each weight vector once), that axis's tile set to 1 and the channels' register factor raised
+        as far as the accumulators (rows x columns x channel vectors) stay within ``cfg``'s; the valid ones. A lone source of another shape says how many accumulators the machine holds,
         not how this task's output plane and channels should share them: on the emeraldrapids tables held-out L1's
         one source maps onto a 5 x 5 x 1 tile (0.35-0.87 of L1's optimum), where the optimum is 1 x 5 x 4 (stop 94).
         Each changed knob takes, among its options with the wanted register factors, the one whose other factors

@@ -464,7 +464,7 @@ class TransferPrior:
                 out = out[:after] + more + out[after:]
                 while len(out) > k and any(c not in keep for c in out):  # the last mapped configs make room
                     out.pop(max(i for i, c in enumerate(out) if c not in keep))
-        return out
+        return out[:k]
 
 
 class PriorCostModel:
