@@ -303,6 +303,14 @@ class TransferFeatures:
     def _tile(self, pos: int, block: tuple[int, ...], option: int) -> int:
         return int(np.prod([self.space.knobs[pos].options[option][j] for j in block]))
 
+    def _with_tile(self, pos: int, block: tuple[int, ...], cfg: Any, tile: int) -> list[tuple[float, int]]:
+        """(distance, option) of knob ``pos``'s options whose register factors ``block`` make ``tile``, nearest first
+        to ``cfg``'s option in their other factors (``_factor_distance``)."""
+        options = self.space.knobs[pos].options
+        cur = options[cfg.indices[pos]]
+        return sorted((_factor_distance(o, cur, block), i) for i, o in enumerate(options)
+                      if self._tile(pos, block, i) == tile)
+
     def orientation(self, cfg: Any) -> int | None:
         """Which axis of the output plane ``cfg``'s register tile is longer on: 1 rows, -1 columns, 0 neither;
         None where the template names no ``spatial_axes``."""
@@ -329,16 +337,7 @@ class TransferFeatures:
         want = {py: self._tile(px, bx, cfg.indices[px]), px: self._tile(py, by, cfg.indices[py])}
         if want[py] == want[px]:
             return None
-        ranked = {}
-        for pos, block in ((py, by), (px, bx)):
-            knob = self.space.knobs[pos]
-            cur = knob.options[cfg.indices[pos]]
-            scored = []
-            for i, o in enumerate(knob.options):
-                if self._tile(pos, block, i) != want[pos]:
-                    continue
-                scored.append((_factor_distance(o, cur, block), i))
-            ranked[pos] = sorted(scored)
+        ranked = {pos: self._with_tile(pos, block, cfg, want[pos]) for pos, block in ((py, by), (px, bx))}
         pairs = sorted(((dy + dx, iy, ix) for dy, iy in ranked[py] for dx, ix in ranked[px]))
         for _, iy, ix in pairs:
             idx = list(cfg.indices)
@@ -352,11 +351,12 @@ class TransferFeatures:
         """``cfg`` with its register budget moved from one axis of the output plane to the output channels: per
         spatial axis (rows, then columns) whose register tile is longer than 1 while the other axis's is too (a 1 x 1
         tile would use each weight vector once), that axis's tile set to 1 and the channels' register factor raised
-        as far as the accumulators (rows x columns x channel vectors) stay within ``cfg``'s; the valid ones. A lone source of another shape says how many accumulators the machine holds,
-        not how this task's output plane and channels should share them: on the emeraldrapids tables held-out L1's
-        one source maps onto a 5 x 5 x 1 tile (0.35-0.87 of L1's optimum), where the optimum is 1 x 5 x 4 (stop 94).
-        Each changed knob takes, among its options with the wanted register factors, the one whose other factors
-        are nearest to its own (as :meth:`axis_variant`); the other knobs stay as they are."""
+        as far as the accumulators (rows x columns x channel vectors) stay within ``cfg``'s; the valid ones. A lone
+        source of another shape says how many accumulators the machine holds, not how this task's output plane and
+        channels should share them: on the emeraldrapids tables held-out L1's one source maps onto a 5 x 5 x 1 tile
+        (0.35-0.87 of L1's optimum), where the optimum is 1 x 5 x 4 (stop 94). Each changed knob takes, among its
+        options with the wanted register factors, the one whose other factors are nearest to its own (as
+        :meth:`axis_variant`); the other knobs stay as they are."""
         from tensortune.space import Config
 
         if self._axes is None or self._lanes is None:
@@ -375,10 +375,7 @@ class TransferFeatures:
         for pos, block, other in ((py, by, rx), (px, bx, ry)):
             if self._tile(pos, block, cfg.indices[pos]) == 1 or other == 1:
                 continue  # nothing to give, or the tile would shrink to 1 x 1 (each weight vector used once)
-            knob = self.space.knobs[pos]
-            cur = knob.options[cfg.indices[pos]]
-            ones = sorted((_factor_distance(o, cur, block), i) for i, o in enumerate(knob.options)
-                          if self._tile(pos, block, i) == 1)
+            ones = self._with_tile(pos, block, cfg, 1)
             fits = {}
             for i, o in enumerate(fknob.options):
                 c = int(np.prod([o[f] for f in chan]))

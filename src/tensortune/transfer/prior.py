@@ -439,6 +439,11 @@ class TransferPrior:
             out = [out[0], *extra, *out[1:]][:k]
         # the register tile on the other axis, where the mapped configs of one source all hold it on one axis
         # (AXIS_VARIANT): right after the config it turns and that config's lane variants
+        def past(at: int, skip: set[Config]) -> int:  # the first place from ``at`` on that holds none of ``skip``
+            while at < len(out) and out[at] in skip:
+                at += 1
+            return at
+
         turns = [own.orientation(c) for c in out]
         turned = None
         if out and axis_variant and len(used) == 1 and len(set(turns) - {0, None}) == 1:
@@ -447,19 +452,15 @@ class TransferPrior:
             if swapped is not None and swapped not in out:
                 if len(out) >= k:  # the last config makes room for it (never the config it turns)
                     out.pop(max(i for i, c in enumerate(out) if c != src))
-                after = out.index(src) + 1
-                if after == 1:  # the best mapped config: after its lane variants too
-                    after += sum(c in extra for c in out[1:1 + len(extra)])
-                out.insert(after, swapped)
+                at = out.index(src)
+                out.insert(past(at + 1, set(extra) if at == 0 else set()), swapped)  # the best: after its lanes too
                 turned = swapped
         # the best mapped config with its register budget moved from one axis of the output plane to the channels,
         # where the mapped configs come from one source (BUDGET_VARIANTS): after that config's other variants
         if out and budget_variants and len(used) == 1:
             more = [c for c in own.budget_variants(out[0]) if c not in out]
             if more:
-                after = 1
-                while after < len(out) and (out[after] in extra or out[after] == turned):
-                    after += 1
+                after = past(1, {*extra, turned})
                 keep = {*extra, turned, out[0], *more}
                 out = out[:after] + more + out[after:]
                 while len(out) > k and any(c not in keep for c in out):  # the last mapped configs make room
