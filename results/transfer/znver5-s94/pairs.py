@@ -6,14 +6,14 @@ usage: pairs.py on|off SEEDS OUT.json    env CELLS, TRIALS (300), RECIPE (autotv
   probes take (after the model's first picks); in a plan the discredited-prior rule makes random, they come first.
 Why: on the two held-out cells furthest from the 1/5 goal (emeraldrapids L1, Zen 3 L2) a config within 95% lies
 exactly two knobs from the first design's best (tile_f with tile_y: 1 of 15 such configs; tile_rc with tile_rx: 1 of 3)."""
-import itertools, json, os, sys, time
+import itertools, os, sys
 from pathlib import Path
+
 import numpy as np
-from tensortune.bench.groundtruth import load_table
-from tensortune.bench.transfer import run_one
+
+from replaycells import run_cells
 from tensortune.space import Config
 from tensortune.strategies.model_based import ModelBasedStrategy
-from tensortune.transfer.corpus import default_corpus
 
 mode = sys.argv[1]; seeds = [int(s) for s in sys.argv[2].split(",")]; out = Path(sys.argv[3])
 assert mode in ("on", "off")
@@ -70,26 +70,12 @@ def sample(self, cands, rnd):
 
 
 ModelBasedStrategy.sample = sample
-TRIALS = int(os.environ.get("TRIALS", "300")); RECIPE = os.environ.get("RECIPE", "autotvm")
-CELLS = os.environ.get("CELLS", "emeraldrapids/L1").split(",")
-LAYERS = {"znver4": ["L1", "L8"]}
-TABLES = Path(__file__).resolve().parents[1]
-res = json.loads(out.read_text()) if out.exists() else {}
-for cell in CELLS:
-    cpu, held = cell.split("/")
-    d = None if cpu == "znver5" else str(TABLES / f"tables-{cpu}")
-    tables = {n: load_table(n, d) for n in LAYERS.get(cpu, ["L1", "L2", "L7", "L8"])}
-    gt = tables[held]
-    opt = float(gt.task.flops / np.min(gt.cost[np.isfinite(gt.cost)]) / 1e9)
-    for seed in seeds:
-        key = f"{cell}/{seed}"
-        if key in res:
-            continue
-        t0 = time.time(); PAIRS.clear()
-        r = run_one(gt, [tables[x] for x in tables if x != held], RECIPE, seed, TRIALS, True,
-                    corpus=default_corpus(cpu))
-        c = r["curve"]
-        reach = next((i + 1 for i, v in enumerate(c) if v >= 0.95 * opt), None)
-        res[key] = {"reach": reach, "final": round(c[-1] / opt, 4), "pairs_at": list(PAIRS)}
-        out.write_text(json.dumps(res, indent=0))
-        print(mode, key, res[key], f"{time.time()-t0:.1f}s", flush=True)
+
+
+def pairs_at():
+    got = {"pairs_at": list(PAIRS)}
+    PAIRS.clear()
+    return got
+
+
+run_cells(mode, seeds, out, pairs_at, default_cells="emeraldrapids/L1")
