@@ -495,8 +495,13 @@ def test_bench_transfer_holds_a_layer_without_a_table_out_live(tmp_path, capsys)
     out = tmp_path / "r"
     base = ["bench", "transfer", "--layers", "L7,L8", "--recipes", "autotvm", "--seeds", "0", "--trials", "3",
             "--no-progress", "--out"]
-    assert main([*base, str(out), "--live", "L6", "--confirm-rounds", "2"]) == 0
+    assert main([*base, str(out), "--live", "L6", "--confirm-rounds", "2", "--confirm-passes", "2"]) == 0
     doc = json.loads((out / "results.json").read_text())
+    # confirmed in two passes, each timed; a config's figure is the median of its two pass medians
+    passes = doc["confirmed_passes"]["L6"]
+    assert len(passes) == 2 and all(p["started"] <= p["ended"] for p in passes)
+    assert doc["confirmed"]["L6"] == {c: pytest.approx((passes[0]["medians"][c] + passes[1]["medians"][c]) / 2,
+                                                       abs=1e-3) for c in passes[0]["medians"]}
     live = [r for r in doc["runs"] if r["layer"] == "L6"]
     assert {(r["transfer"], r.get("live")) for r in live} == {(False, True), (True, True)}
     assert all(len(r["curve"]) == 3 and r["curve"][-1] > 0 for r in live)
@@ -508,7 +513,8 @@ def test_bench_transfer_holds_a_layer_without_a_table_out_live(tmp_path, capsys)
     assert doc["live_machine"]["llvm_cpu"]
     report = (out / "report.md").read_text()
     assert "| L6 (live) | autotvm | knobs |" in report and "best config any run of the layer found" in report
-    assert "Confirmed (L6)" in report
+    assert "Confirmed (L6)" in report and "in 2 passes" in report and "| L6 | autotvm | knobs | " in report
+    assert "several passes" in report and "- L6: 2 passes" in report
     # every run keeps the configs it measured, in order (3 measurements), the top ones among them
     assert all(len(r["measured"]) == 3 and {int(c) for c, _, _ in r["top"]} <= set(r["measured"]) for r in live)
     assert "| L6 | autotvm | knobs |" in report and "own top" in report  # per seed, credited both ways
@@ -517,9 +523,103 @@ def test_bench_transfer_holds_a_layer_without_a_table_out_live(tmp_path, capsys)
     assert main([*base, str(tmp_path / "bad2"), "--live", "L9"]) == 2
     assert main([*base, str(tmp_path / "bad3"), "--live", "L6", "--features", "schedule"]) == 2
     assert main([*base, str(tmp_path / "bad4"), "--live", "L6", "--confirm-rounds", "0"]) == 2
+    assert main([*base, str(tmp_path / "bad5"), "--live", "L6", "--confirm-passes", "0"]) == 2
+    assert main([*base, str(tmp_path / "bad6"), "--live", "L6", "--confirm-gap", "-1"]) == 2
     err = capsys.readouterr().err
     assert "--live takes evaluation layers" in err and "not L9" in err and "for replay" in err
-    assert "one round to confirm" in err
+    assert err.count("one round and one pass to confirm") == 3
+
+
+def _passes_doc() -> dict:
+    """A finished live bench on L3 (no table layers) whose two runs put configs 1 and 2 in the confirmed
+    set: without transfer it first ran config 2 at 20 and config 1 at 50; with transfer config 1 at 2 and
+    never config 2."""
+    without = [5] * 19 + [2] + [5] * 29 + [1]
+    with_ = [9, 1] + [9] * 48
+    runs = [{"layer": "L3", "recipe": "autotvm", "seed": 0, "transfer": t, "live": True, "sources": ["L7"] if t else [],
+             "curve": [1.0] * 50, "measured": m, "top": top, **({"features": "knobs"} if t else {})}
+            for t, m, top in ((False, without, [[1, 50, 100.0], [2, 20, 50.0]]), (True, with_, [[1, 2, 100.0]]))]
+    cfg = {"layers": [], "recipes": ["autotvm"], "seeds": [0], "trials": 50, "reach": 0.95, "tables": None,
+           "features": ["knobs"], "live": ["L3"], "confirm_top": 8, "confirm_rounds": 7}
+    return {"config": cfg, "command": "x", "runs": runs, "optimum": {}}
+
+
+def test_live_configs_are_confirmed_in_passes_and_a_cell_that_only_some_passes_meet_is_not_shown(
+        tmp_path, monkeypatch):
+    """`--confirm-passes`: each pass measures the live layer's confirmed set with a fresh measurer; a config
+    counts by the median of its pass medians; a resumed file measures only missing passes, a file from
+    before passes counts its one confirmation as pass 1, a changed set starts afresh, `--confirm-gap` waits
+    from the end of the layer's last pass; the report gives each pass's figures and says when the goal
+    holds in some passes only."""
+    import contextlib
+    import json
+
+    import tensortune.bench.groundtruth as gtmod
+    import tensortune.bench.transfer as tr
+    from tensortune.bench.results import ResultsFile
+
+    readings = [{"1": 100.0, "2": 50.0}, {"1": 40.0, "2": 100.0}, {"1": 100.0, "2": 60.0}, {"1": 90.0, "2": 90.0}]
+    calls: list[list[int]] = []
+    pools: list[object] = []
+
+    def fake_confirm(task, measurer, configs, rounds):
+        assert measurer not in pools  # a fresh measurer per pass
+        pools.append(measurer)
+        calls.append(list(configs))
+        return dict(readings[len(calls) - 1])
+
+    slept: list[float] = []
+    monkeypatch.setattr(tr, "confirm_live", fake_confirm)
+    monkeypatch.setattr(gtmod, "groundtruth_task", lambda name: name)
+    monkeypatch.setattr(gtmod, "groundtruth_measurer", lambda task: contextlib.nullcontext(object()))
+    monkeypatch.setattr(tr.time, "sleep", slept.append)
+    doc = _passes_doc()
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+
+    def confirm(passes: int, gap: float = 0.0) -> dict:
+        res = ResultsFile(path, doc["config"], "x", sections=("runs",))
+        cfg = tr.TransferConfig.__new__(tr.TransferConfig)  # the settings alone: L3 has no table to check
+        cfg.__dict__.update(live=["L3"], confirm_rounds=7, confirm_passes=passes, confirm_gap=gap)
+        tr._confirm_passes(res, cfg, progress=False)
+        return json.loads(path.read_text())
+
+    got = confirm(3)
+    assert calls == [[1, 2]] * 3 and [p["medians"] for p in got["confirmed_passes"]["L3"]] == readings[:3]
+    assert got["confirmed"]["L3"] == {"1": 100.0, "2": 60.0}  # each config's median pass
+    assert confirm(3) == got and len(calls) == 3  # resumed: nothing measured again
+    got = confirm(4, gap=30.0)  # one more pass, 30 s after the last one ended (it just did)
+    assert len(calls) == 4 and len(slept) == 1 and 25.0 < slept[0] <= 30.0
+    assert got["confirmed"]["L3"] == {"1": 95.0, "2": 75.0}
+    # a file confirmed before passes existed: its one confirmation is pass 1
+    doc["confirmed"] = {"L3": {"1": 100.0, "2": 50.0}}
+    path.write_text(json.dumps(doc))
+    calls.clear(), readings.pop(0)
+    got = confirm(2)
+    assert len(calls) == 1 and [p["medians"] for p in got["confirmed_passes"]["L3"]] == [
+        {"1": 100.0, "2": 50.0}, {"1": 40.0, "2": 100.0}]
+    # the runs changed (a config no pass measured): confirmed afresh
+    readings[:] = [{"1": 100.0, "2": 50.0, "7": 1.0}, {"1": 40.0, "2": 100.0, "7": 1.0},
+                   {"1": 100.0, "2": 60.0, "7": 1.0}]
+    calls.clear()
+    doc = got
+    doc["runs"][0]["top"].append([7, 3, 1.0])
+    path.write_text(json.dumps(doc))
+    got = confirm(3)
+    assert calls == [[1, 2, 7]] * 3 and len(got["confirmed_passes"]["L3"]) == 3
+
+    # passes 1 and 3: config 1 is the optimum, with transfer reaches at 2 against 50 (met); pass 2: config 2
+    # is, which the run with transfer never measured (not met); together: config 1 (100 against 60), met
+    got["optimum"]["L3"] = max(got["confirmed"]["L3"].values())  # as run_transfer sets it
+    tr.write_transfer_report(got, tmp_path)
+    report = (tmp_path / "report.md").read_text()
+    assert "| L3 (live) | autotvm | knobs | 50 | 1/1 | 100.0% | 2 | 1/1 | 100.0% | L7 | 25.0x |" in report
+    assert "| L3 | autotvm | knobs | 50 / 2 (met) | 20 / > 50 | 50 / 2 (met) | 2 of 3 passes: decided by the pass |" \
+        in report
+    assert "- L3: 3 passes" in report and "optimum per pass 100.0, 100.0, 100.0 GFLOP/s" in report
+    assert "at most 2.50x (config 1)" in report
+    assert tr.goal_met(50, 10, 50) and not tr.goal_met(49, 10, 50) and tr.goal_met(float("inf"), 10, 50)
+    assert not tr.goal_met(float("inf"), 11, 50) and not tr.goal_met(100, float("inf"), 200)
 
 
 def test_a_live_run_counts_against_its_configs_measured_again():

@@ -61,6 +61,12 @@ class TransferConfig:
     # live layers only: each run's best configs measured again, in interleaved rounds, once all runs are done
     confirm_top: int = 8
     confirm_rounds: int = 7
+    # live layers only: that confirmation repeated in this many passes, each with a fresh measurer, pass p of
+    # every live layer before pass p + 1 of any, and at least ``confirm_gap`` seconds from a layer's pass to its
+    # next; a config's figure is the median of its passes' medians (stop 95: one 90 s pass of L3 fell inside a
+    # minutes-long phase that slowed some tile shapes 2.5x, and decided whether transfer met its goal)
+    confirm_passes: int = 3
+    confirm_gap: float = 0.0
 
     def __post_init__(self) -> None:
         from tensortune.bench.groundtruth import available_tables
@@ -78,9 +84,9 @@ class TransferConfig:
         if bad or not self.features:
             raise ValueError(f"--features takes {', '.join(FEATURES)}; not {', '.join(bad) or 'nothing'}")
         if self.trials < 1 or not self.seeds or not 0 < self.reach <= 1 or self.confirm_top < 1 \
-                or self.confirm_rounds < 1:
-            raise ValueError("transfer needs a positive budget, a seed, 0 < reach <= 1, and at least one config "
-                             "and one round to confirm")
+                or self.confirm_rounds < 1 or self.confirm_passes < 1 or not self.confirm_gap >= 0:
+            raise ValueError("transfer needs a positive budget, a seed, 0 < reach <= 1, and at least one config, "
+                             "one round and one pass to confirm, with a gap of 0 seconds or more")
         from tensortune.workloads.layer_tables import EVAL_LAYERS
 
         bad_live = [x for x in self.live if x not in EVAL_LAYERS or x in self.layers]
@@ -167,6 +173,55 @@ def confirm_live(task: Any, measurer: Any, configs: list[int], rounds: int) -> d
     return {str(c): round(float(statistics.median(v)), 4) for c, v in got.items()}
 
 
+def combine_passes(passes: list[dict[str, float]]) -> dict[str, float]:
+    """One figure per config from several confirmation passes: the median of its passes' medians (with
+    three passes, one that fell inside a slow phase of the machine does not decide it)."""
+    return {c: round(float(statistics.median(p[c] for p in passes)), 4) for c in passes[0]}
+
+
+def _confirm_passes(res: ResultsFile, cfg: TransferConfig, progress: bool) -> None:
+    """Confirm every live layer's runs' best configs in ``cfg.confirm_passes`` passes (see
+    :class:`TransferConfig`), kept per layer in ``confirmed_passes`` (each pass: its medians, when it
+    started and ended) and combined into ``confirmed``. A layer whose set of configs changed (more runs)
+    is confirmed afresh; passes already stored count (a resumed or extended file); a file confirmed
+    before passes existed holds its one pass in ``confirmed``."""
+    from tensortune.bench.groundtruth import groundtruth_measurer, groundtruth_task
+
+    doc = res.doc
+    confirmed, passes = doc.setdefault("confirmed", {}), doc.setdefault("confirmed_passes", {})
+    want: dict[str, list[int]] = {}
+    for name in cfg.live:
+        want[name] = sorted({int(c) for r in doc["runs"] if r["layer"] == name for c, _, _ in r.get("top", [])})
+        if name in confirmed and name not in passes:
+            passes[name] = [{"medians": confirmed[name]}]
+        if sorted(int(c) for c in (passes.get(name) or [{"medians": {}}])[0]["medians"]) != want[name]:
+            passes[name] = []
+    for p in range(cfg.confirm_passes):
+        for name in (x for x in cfg.live if want[x] and len(passes[x]) == p):
+            last = passes[name][-1].get("ended_s") if passes[name] else None
+            wait = (last + cfg.confirm_gap - time.time()) if last is not None else 0.0
+            if wait > 0:
+                if progress:
+                    print(f"  {name}: waiting {wait:.0f} s before confirmation pass {p + 1} (--confirm-gap)", flush=True)
+                time.sleep(wait)
+            if progress:
+                print(f"  {name}: measuring the runs' {len(want[name])} best configs again, {cfg.confirm_rounds} "
+                      f"rounds (pass {p + 1} of {cfg.confirm_passes})", flush=True)
+            started = time.strftime("%Y-%m-%d %H:%M:%S")
+            task = groundtruth_task(name)
+            with groundtruth_measurer(task) as m:  # a fresh measurer (worker pools) per pass
+                got = confirm_live(task, m, want[name], cfg.confirm_rounds)
+            passes[name].append({"medians": got, "started": started, "ended": time.strftime("%Y-%m-%d %H:%M:%S"),
+                                 "ended_s": time.time()})
+            res.save()
+    for name in cfg.live:
+        if passes[name]:
+            confirmed[name] = combine_passes([x["medians"] for x in passes[name]])
+        else:
+            confirmed.pop(name, None)
+    res.save()
+
+
 def live_reach(run: dict[str, Any], confirmed: dict[str, float], target: float,
                own_top: bool = False) -> tuple[int | None, float]:
     """A live run's figures against confirmed medians: the measurement that first ran a config whose
@@ -191,6 +246,8 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
     from tensortune.transfer.corpus import default_corpus
 
     conf = asdict(cfg)
+    for k in ("confirm_passes", "confirm_gap"):  # how often the runs' configs are confirmed is not what the runs
+        del conf[k]                              # are: a rerun with more passes extends a file (passes kept per layer)
     if not cfg.live:  # results written before --live existed resume
         for k in ("live", "confirm_top", "confirm_rounds"):
             del conf[k]
@@ -229,22 +286,12 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
                               f"best {r['curve'][-1]:.1f} GFLOP/s", flush=True)
     res.doc["optimum"] = {name: float(gt.task.flops / np.min(gt.cost[np.isfinite(gt.cost)]) / 1e9)
                           for name, gt in tables.items()}
-    confirmed = res.doc.setdefault("confirmed", {}) if cfg.live else {}
+    if cfg.live:
+        _confirm_passes(res, cfg, progress)
     for name in cfg.live:  # no table: the best config any run of the layer found, measured again
         runs = [r for r in res.doc["runs"] if r["layer"] == name]
-        want = sorted({int(c) for r in runs for c, _, _ in r.get("top", [])})
-        if want and sorted(int(c) for c in confirmed.get(name, {})) != want:
-            from tensortune.bench.groundtruth import groundtruth_measurer, groundtruth_task
-
-            if progress:
-                print(f"  {name}: measuring the runs' {len(want)} best configs again, {cfg.confirm_rounds} rounds",
-                      flush=True)
-            task = groundtruth_task(name)
-            with groundtruth_measurer(task) as m:
-                confirmed[name] = confirm_live(task, m, want, cfg.confirm_rounds)
-            res.save()
-        res.doc["optimum"][name] = (max(confirmed[name].values()) if name in confirmed
-                                    else max(r["curve"][-1] for r in runs))
+        conf = res.doc.get("confirmed", {}).get(name)
+        res.doc["optimum"][name] = max(conf.values()) if conf else max(r["curve"][-1] for r in runs)
     res.doc["machines"] = {name: gt.meta.get("machine", {}) for name, gt in tables.items()}
     if cfg.live:
         from tensortune.bench.groundtruth import machine_description
@@ -266,6 +313,34 @@ def _cell_runs(doc: dict[str, Any], layer: str, recipe: str, feats: str, transfe
                    and _features(r) == (feats if transfer else None)), key=lambda r: r["seed"])
 
 
+GOAL_FACTOR = 5  # the transfer issue's goal: at most 1/5 of the measurements without transfer
+
+
+def _cell_figures(runs: list[dict[str, Any]], conf: dict[str, float] | None, target: float,
+                  opt: float) -> tuple[float, int, float]:
+    """One report cell's runs: the median over seeds of the measurements to ``target`` (a run that never
+    reaches counts as infinite; NaN without runs), how many reached, and the median best as a share of
+    ``opt``. A live layer's runs (with ``conf``, confirmed medians) count against those; replayed runs
+    against their curves."""
+    if conf and all("top" in r for r in runs):
+        figs = [live_reach(r, conf, target) for r in runs]
+        hits, bests = [h for h, _ in figs], [b / opt for _, b in figs]
+    else:
+        hits = [trials_to_reach(r["curve"], target) for r in runs]
+        bests = [r["curve"][-1] / opt for r in runs]
+    # core.stats.median would skip a run that never reaches
+    fig = statistics.median([h if h is not None else float("inf") for h in hits]) if hits else float("nan")
+    return fig, sum(h is not None for h in hits), median(bests)
+
+
+def goal_met(without: float, with_: float, trials: int) -> bool:
+    """Whether ``with_`` measurements (to reach) are at most 1/GOAL_FACTOR of ``without``; a cell without
+    transfer that never reached counts as ``trials + 1``, so it is met only when with_ fits 1/5 of that."""
+    if not np.isfinite(with_):
+        return False
+    return with_ * GOAL_FACTOR <= (without if np.isfinite(without) else trials + 1)
+
+
 def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     reach = cfg["reach"]
@@ -278,18 +353,7 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
             fig = {}
             for transfer in (False, True):
                 runs = _cell_runs(doc, layer, recipe, feats, transfer)
-                conf = doc.get("confirmed", {}).get(layer)
-                if conf and all("top" in r for r in runs):  # a live layer: against the confirmed medians
-                    figs = [live_reach(r, conf, reach * opt) for r in runs]
-                    hits, bests = [h for h, _ in figs], [b / opt for _, b in figs]
-                else:
-                    hits = [trials_to_reach(r["curve"], reach * opt) for r in runs]
-                    bests = [r["curve"][-1] / opt for r in runs]
-                # a run that never reaches counts as infinite (core.stats.median would skip it)
-                fig[transfer] = (statistics.median([h if h is not None else float("inf") for h in hits])
-                                 if hits else float("nan"))
-                reached = sum(h is not None for h in hits)
-                best = median(bests)
+                fig[transfer], reached, best = _cell_figures(runs, doc.get("confirmed", {}).get(layer), reach * opt, opt)
                 srcs = sorted({s for r in runs for s in r["sources"]})
                 cells += [f"{fig[transfer]:.0f}" if np.isfinite(fig[transfer]) else f"> {cfg['trials']}",
                           f"{reached}/{len(runs)}", f"{best:.1%}"]
@@ -323,16 +387,66 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
                   "the table layers, and their optimum is the best config any run of the layer found "
                   f"({optima}).", ""]
         if conf:
+            k = {len(doc.get("confirmed_passes", {}).get(x, [])) or 1 for x in live if x in conf}
+            npass = (f", in {'/'.join(map(str, sorted(k)))} passes (a config's figure: the median of its passes' medians)"
+                     if k != {1} else "")
             lines += [f"Confirmed ({', '.join(x for x in live if x in conf)}): once every run was done, each run's "
                       f"{cfg.get('confirm_top', 3)} best configs ({', '.join(f'{x}: {len(conf[x])}' for x in live if x in conf)} "
-                      f"distinct) were measured again in {cfg.get('confirm_rounds', 3)} interleaved rounds; the optimum "
-                      "is the best median, a run reaches at the measurement that first ran a config whose median is "
+                      f"distinct) were measured again in {cfg.get('confirm_rounds', 3)} interleaved rounds{npass}; the "
+                      "optimum is the best median, a run reaches at the measurement that first ran a config whose median is "
                       f"within {reach:.0%} of it (any config it measured that is in the confirmed set, as replay "
                       "credits; per seed below, also counted at its own best configs only), and 'best' is the best "
                       "median among the run's configs.", ""]
     lines += [table(head, rows), ""]
+    lines += _live_passes(doc, reach)
     lines += _live_per_seed(doc, reach)
     return write_markdown(out, lines)
+
+
+def _live_passes(doc: dict[str, Any], reach: float) -> list[str]:
+    """Live layers confirmed in more than one pass: each pass's optimum and figures on its own, how far a
+    config's medians moved between passes, and whether the goal (1/GOAL_FACTOR of the measurements) holds
+    in every pass, in none, or only in some: a cell decided by which pass one reads is not shown."""
+    cfg, passes = doc["config"], doc.get("confirmed_passes", {})
+    layers = [x for x in cfg.get("live", []) if len(passes.get(x, [])) > 1]
+    if not layers:
+        return []
+    lines = ["Live layers confirmed in several passes (each with a fresh measurer; pass p of every live layer "
+             "before pass p + 1; the table above counts against the median of a config's pass medians). Per "
+             f"pass: measurements to {reach:.0%} of that pass's own optimum, without / with transfer (median over "
+             f"seeds), '(met)' where with is at most 1/{GOAL_FACTOR} of without (without never reaching counts as the "
+             "budget + 1).", ""]
+    for layer in layers:
+        meds = [x["medians"] for x in passes[layer]]
+        moved = sorted((max(m[c] for m in meds) / min(m[c] for m in meds), c) for c in meds[0]
+                       if min(m[c] for m in meds) > 0)
+        when = ", ".join(x["started"][-8:] if x.get("started") else "before passes were kept" for x in passes[layer])
+        spread = (f"a config's fastest pass over its slowest: median {statistics.median(r for r, _ in moved):.2f}x, "
+                  f"at most {moved[-1][0]:.2f}x (config {moved[-1][1]})" if moved else "no config ran in every pass")
+        lines.append(f"- {layer}: {len(meds)} passes (started {when}); optimum per pass "
+                     f"{', '.join(f'{max(m.values()):.1f}' for m in meds)} GFLOP/s; {spread}.")
+    lines.append("")
+    rows = []
+    for layer in layers:
+        meds = [x["medians"] for x in passes[layer]]
+        for recipe, feats in ((r, f) for r in cfg["recipes"] for f in cfg.get("features", ["knobs"])):
+            cells, met = [layer, recipe, feats], []
+            for m in meds:
+                opt = max(m.values())
+                fig = {t: _cell_figures(_cell_runs(doc, layer, recipe, feats, t), m, reach * opt, opt)[0]
+                       for t in (False, True)}
+                ok = goal_met(fig[False], fig[True], cfg["trials"])
+                met.append(ok)
+                cells.append(" / ".join(f"{v:.0f}" if np.isfinite(v) else f"> {cfg['trials']}" for v in fig.values())
+                             + (" (met)" if ok else ""))
+            cells.append("every pass" if all(met) else "no pass" if not any(met) else
+                         f"{sum(met)} of {len(met)} passes: decided by the pass")
+            rows.append(cells)
+    n = max(len(passes[x]) for x in layers)
+    for r in rows:
+        r[3:-1] += [""] * (n - (len(r) - 4))
+    head = ["live layer", "recipe", "with: features", *[f"pass {i + 1}" for i in range(n)], "goal met in"]
+    return [*lines, table(head, rows), ""]
 
 
 def _live_per_seed(doc: dict[str, Any], reach: float) -> list[str]:

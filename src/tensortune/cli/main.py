@@ -368,6 +368,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default 8)")
     tf.add_argument("--confirm-rounds", type=int, default=7, help="with --live: interleaved rounds of those measurements; "
                     "the figures count against their medians (default 7)")
+    tf.add_argument("--confirm-passes", type=int, default=3, help="with --live: that confirmation in this many passes, "
+                    "each with a fresh measurer, pass p of every live layer before pass p + 1; a config counts by the "
+                    "median of its pass medians, and the report shows each pass and whether the goal holds in every "
+                    "one (default 3; stop 95: one 90 s pass fell in a minutes-long phase that slowed some of L3's tile "
+                    "shapes 2.5x). A rerun with more passes adds them to a finished results file")
+    tf.add_argument("--confirm-gap", type=float, default=0.0, help="with --live: at least this many seconds from the "
+                    "end of a layer's confirmation pass to the start of its next (default 0)")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     la = suites.add_parser("latency", help="whole-model latency of written libraries (tensortune build) against each "
