@@ -620,6 +620,8 @@ def test_live_configs_are_confirmed_in_passes_and_a_cell_that_only_some_passes_m
     assert "at most 2.50x (config 1)" in report
     assert tr.goal_met(50, 10, 50) and not tr.goal_met(49, 10, 50) and tr.goal_met(float("inf"), 10, 50)
     assert not tr.goal_met(float("inf"), 11, 50) and not tr.goal_met(100, float("inf"), 200)
+    assert [tr.fewer_cell(*x, 300) for x in ((50, 2), (float("inf"), 13), (50, float("inf")))] == [
+        "25.0x", "> 23.1x", "-"]
 
 
 def test_a_live_run_counts_against_its_configs_measured_again():

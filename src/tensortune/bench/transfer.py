@@ -341,6 +341,14 @@ def goal_met(without: float, with_: float, trials: int) -> bool:
     return with_ * GOAL_FACTOR <= (without if np.isfinite(without) else trials + 1)
 
 
+def fewer_cell(without: float, with_: float, trials: int) -> str:
+    """How many times fewer measurements transfer needed: without / with, or a lower bound when the runs
+    without transfer never reached (their median is beyond the budget), '-' when with never reached."""
+    if not np.isfinite(with_) or not with_:
+        return "-"
+    return f"{without / with_:.1f}x" if np.isfinite(without) else f"> {trials / with_:.1f}x"
+
+
 def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     reach = cfg["reach"]
@@ -359,8 +367,7 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
                           f"{reached}/{len(runs)}", f"{best:.1%}"]
                 if transfer:
                     cells.append(", ".join(srcs) or "none similar enough")
-            ratio = fig[False] / fig[True] if np.isfinite(fig[False]) and np.isfinite(fig[True]) and fig[True] else None
-            cells.append(f"{ratio:.1f}x" if ratio else "-")
+            cells.append(fewer_cell(fig[False], fig[True], cfg["trials"]))
             rows.append(cells)
     head = ["held out", "recipe", "with: features (+ sources)", f"without: to {reach:.0%}", "reached", "best",
             f"with: to {reach:.0%}", "reached", "best", "sources", "fewer measurements"]
