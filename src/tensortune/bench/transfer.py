@@ -341,6 +341,11 @@ def goal_met(without: float, with_: float, trials: int) -> bool:
     return with_ * GOAL_FACTOR <= (without if np.isfinite(without) else trials + 1)
 
 
+def _reach_cell(n: float, trials: int) -> str:
+    """A cell's median measurements to reach, or '> trials' when the median run never reached."""
+    return f"{n:.0f}" if np.isfinite(n) else f"> {trials}"
+
+
 def fewer_cell(without: float, with_: float, trials: int) -> str:
     """How many times fewer measurements transfer needed: without / with, or a lower bound when the runs
     without transfer never reached (their median is beyond the budget), '-' when with never reached."""
@@ -363,7 +368,7 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
                 runs = _cell_runs(doc, layer, recipe, feats, transfer)
                 fig[transfer], reached, best = _cell_figures(runs, doc.get("confirmed", {}).get(layer), reach * opt, opt)
                 srcs = sorted({s for r in runs for s in r["sources"]})
-                cells += [f"{fig[transfer]:.0f}" if np.isfinite(fig[transfer]) else f"> {cfg['trials']}",
+                cells += [_reach_cell(fig[transfer], cfg["trials"]),
                           f"{reached}/{len(runs)}", f"{best:.1%}"]
                 if transfer:
                     cells.append(", ".join(srcs) or "none similar enough")
@@ -425,14 +430,15 @@ def _live_passes(doc: dict[str, Any], reach: float) -> list[str]:
              "budget + 1).", ""]
     for layer in layers:
         meds = [x["medians"] for x in passes[layer]]
-        moved = sorted((max(m[c] for m in meds) / min(m[c] for m in meds), c) for c in meds[0]
-                       if min(m[c] for m in meds) > 0)
+        per_config = {c: [m[c] for m in meds] for c in meds[0]}
+        moved = sorted((max(v) / min(v), c) for c, v in per_config.items() if min(v) > 0)
         when = ", ".join(x["started"][-8:] if x.get("started") else "before passes were kept" for x in passes[layer])
         spread = (f"a config's fastest pass over its slowest: median {statistics.median(r for r, _ in moved):.2f}x, "
                   f"at most {moved[-1][0]:.2f}x (config {moved[-1][1]})" if moved else "no config ran in every pass")
         lines.append(f"- {layer}: {len(meds)} passes (started {when}); optimum per pass "
                      f"{', '.join(f'{max(m.values()):.1f}' for m in meds)} GFLOP/s; {spread}.")
     lines.append("")
+    n = max(len(passes[x]) for x in layers)
     rows = []
     for layer in layers:
         meds = [x["medians"] for x in passes[layer]]
@@ -444,14 +450,11 @@ def _live_passes(doc: dict[str, Any], reach: float) -> list[str]:
                        for t in (False, True)}
                 ok = goal_met(fig[False], fig[True], cfg["trials"])
                 met.append(ok)
-                cells.append(" / ".join(f"{v:.0f}" if np.isfinite(v) else f"> {cfg['trials']}" for v in fig.values())
-                             + (" (met)" if ok else ""))
+                cells.append(" / ".join(_reach_cell(v, cfg["trials"]) for v in fig.values()) + (" (met)" if ok else ""))
+            cells += [""] * (n - len(meds))  # a layer with fewer passes than another
             cells.append("every pass" if all(met) else "no pass" if not any(met) else
                          f"{sum(met)} of {len(met)} passes: decided by the pass")
             rows.append(cells)
-    n = max(len(passes[x]) for x in layers)
-    for r in rows:
-        r[3:-1] += [""] * (n - (len(r) - 4))
     head = ["live layer", "recipe", "with: features", *[f"pass {i + 1}" for i in range(n)], "goal met in"]
     return [*lines, table(head, rows), ""]
 
