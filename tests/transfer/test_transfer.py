@@ -517,7 +517,15 @@ def test_bench_transfer_holds_a_layer_without_a_table_out_live(tmp_path, capsys)
     assert "several passes" in report and "- L6: 2 passes" in report
     # every run keeps the configs it measured, in order (3 measurements), the top ones among them
     assert all(len(r["measured"]) == 3 and {int(c) for c, _, _ in r["top"]} <= set(r["measured"]) for r in live)
+    # ... and what each measurement read: a top config's figure is its best reading in the run
+    assert all(len(r["readings"]) == 3 and any(v > 0 for v in r["readings"]) for r in live)
+    for r in live:
+        for c, at, gf in r["top"]:
+            got = [v for m, v in zip(r["measured"], r["readings"], strict=True) if m == int(c)]
+            assert gf == max(got) and r["readings"][int(at) - 1] in got
     assert "| L6 | autotvm | knobs |" in report and "own top" in report  # per seed, credited both ways
+    row = next(ln for ln in report.splitlines() if ln.startswith("| L6 | autotvm | knobs | ") and ln.count("|") == 10)
+    assert "with: read at" in report and all(float(row.split("|")[i]) > 0 for i in (6, 9))  # each run read
     capsys.readouterr()
     assert main([*base, str(tmp_path / "bad"), "--live", "L8"]) == 2  # L8 has a table: replay it instead
     assert main([*base, str(tmp_path / "bad2"), "--live", "L9"]) == 2
@@ -628,7 +636,7 @@ def test_a_live_run_counts_against_its_configs_measured_again():
     """Live figures count against confirmed medians, not a run's own (possibly lucky) measurement: a run
     whose early config measured fast once reaches only where it first ran a config that is fast again."""
     from tensortune.bench.groundtruth import load_table
-    from tensortune.bench.transfer import _top_configs, confirm_live, live_reach
+    from tensortune.bench.transfer import _top_configs, confirm_live, live_reach, run_phase
     from tensortune.core.values import ErrorKind
     from tensortune.measure.replay import ReplayMeasurer
     from tensortune.storage.records import TuningRecord
@@ -649,6 +657,11 @@ def test_a_live_run_counts_against_its_configs_measured_again():
     assert live_reach(unlucky, conf, 0.95 * opt) == (2, conf[str(mid)])
     assert live_reach(unlucky, conf, 0.95 * opt, own_top=True) == (None, conf[str(mid)])
     assert live_reach({**lucky, "measured": [mid + 1, mid, best]}, conf, 0.95 * opt) == (3, conf[str(best)])
+    # what a run read against the confirmation (median of 0.5, 0.6, 1.0): mid + 1 was never confirmed
+    slow = {**unlucky, "readings": [50.0, 0.5 * conf[str(best)], 0.6 * conf[str(mid)], conf[str(mid)]]}
+    assert run_phase(slow, conf) == pytest.approx(0.6)
+    assert run_phase({**slow, "readings": [50.0, 0.0, 0.0, 0.0]}, conf) is None  # no confirmed config read
+    assert run_phase(unlucky, conf) is None  # a run from before readings were kept
 
     def rec(i: int, cost: float | None) -> TuningRecord:
         return TuningRecord("t", "x", {}, i, (cost,) if cost else (), ErrorKind.NONE if cost else ErrorKind.RUNTIME)

@@ -114,8 +114,10 @@ def run_live(layer: str, sources: list[Any], recipe: str, seed: int, trials: int
     """One run on evaluation layer ``layer`` measured on this CPU (the ground-truth template, target and
     timing protocol, so its records are what a table of it would hold); sources as :func:`run_one`. The
     result keeps the run's ``keep_top`` best configs (``top``: config index, the measurement that first
-    ran it, GFLOP/s then) for :func:`confirm_live`, and every config it measured, in order (``measured``),
-    for :func:`live_reach`."""
+    ran it, GFLOP/s then) for :func:`confirm_live`, every config it measured, in order (``measured``),
+    for :func:`live_reach`, and what each of those measurements read (``readings``, GFLOP/s, 0 for a
+    failure): set against the confirmed medians, they show whether a run was measured in a slow phase of
+    the machine."""
     from tensortune.bench.groundtruth import groundtruth_measurer, groundtruth_task
 
     task = groundtruth_task(layer)
@@ -140,7 +142,8 @@ def _search(task: Any, measurer: Any, sources: list[Any], recipe: str, seed: int
                   initial_configs=prior.initial_configs() if prior else None).run()
         recs = storage.records(task.key, task.target_json, s.run_id, kind="trial")
         storage.close()
-    kept = {"top": _top_configs(recs, task.flops, keep_top), "measured": [int(r.config_index) for r in recs]}
+    kept = {"top": _top_configs(recs, task.flops, keep_top), "measured": [int(r.config_index) for r in recs],
+            "readings": [round(task.flops / r.cost / 1e9, 4) if r.ok else 0.0 for r in recs]}
     return {"curve": [round(v, 4) for v in s.curve], "wall_s": time.perf_counter() - t0,
             "sources": [src.name for src in prior.sources] if prior else [], **(kept if keep_top else {})}
 
@@ -239,6 +242,18 @@ def live_reach(run: dict[str, Any], confirmed: dict[str, float], target: float,
         return at, best
     hits = [at for c, at, _ in run["top"] if confirmed.get(str(int(c)), 0.0) >= target]
     return (int(min(hits)) if hits else None), best
+
+
+def run_phase(run: dict[str, Any], confirmed: dict[str, float]) -> float | None:
+    """How a live run's own readings compare with the confirmation: the median, over its measurements of
+    configs that confirmed (above 0), of the reading over that config's confirmed median. Near 1 the run
+    read its configs as the confirmation did; well below 1 it was measured in a slow phase of the machine
+    (or the confirmation in a fast one). None for a run without ``readings`` or with no confirmed config."""
+    if "readings" not in run:
+        return None
+    ratios = [v / confirmed[str(int(c))] for c, v in zip(run["measured"], run["readings"], strict=True)
+              if confirmed.get(str(int(c)), 0.0) > 0 and v > 0]
+    return float(statistics.median(ratios)) if ratios else None
 
 
 def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bool = True) -> dict[str, Any]:
@@ -475,13 +490,18 @@ def _live_per_seed(doc: dict[str, Any], reach: float) -> list[str]:
                 for own in (False, True):
                     figs = [live_reach(r, conf[layer], target, own_top=own)[0] for r in runs]
                     cells.append(", ".join("-" if h is None else str(h) for h in figs) or "-")
+                phases = [run_phase(r, conf[layer]) for r in runs]
+                cells.append(", ".join("-" if v is None else f"{v:.2f}" for v in phases) or "-")
             rows.append(cells)
     if not rows:
         return []
     head = ["live layer", "recipe", "with: features", "without: first measured", "without: own top",
-            "with: first measured", "with: own top"]
+            "without: read at", "with: first measured", "with: own top", "with: read at"]
     return [f"Live layers per seed (seeds {cfg['seeds']}; '-' never reached {reach:.0%}): 'first measured' credits "
             "a run at the first measurement of any config whose confirmed median is within reach (as replay does, "
             "and as the table above counts); 'own top' only at the run's own best configs by its in-run readings, "
-            "the ones its build would choose from, so noise that hid a good config counts against the run there.",
+            "the ones its build would choose from, so noise that hid a good config counts against the run there. "
+            "'read at': the median of the run's readings of confirmed configs over their confirmed medians (well "
+            "below 1: the run was measured in a slow phase of the machine; '-' for runs from before readings "
+            "were kept).",
             "", table(head, rows), ""]

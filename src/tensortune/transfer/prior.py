@@ -151,6 +151,15 @@ FADE = 64
 # Zen 5 L1 33 -> 24 -> 24 -> 24; rocketlake L1 17 -> 12 -> 19 -> 17; the other cells the same. From 24 own outcomes
 # on (TRUST_MIN_OWN 24, TRUST_TAU 1) nothing changed: the sources have faded by then. A cut relative to the task's
 # own cross-validated model (RGPE proper) left emeraldrapids L1 at never (1/6).
+# A trust scored also on the pairs that involve the task's best own outcomes (the top max(5, n / 10); the cut the
+# smaller of that and the all-pairs one) was tried at stop 97 and is not on. Why tried: on held-out L4 (Zen 5, live)
+# the lone source's model ranks L4's fastest configs at chance (stop 96: tau 0.05 over the confirmed set), and the
+# runs with transfer keep measuring the source's 16 x 7-8 x 2 tiles. Logged, the shipped all-pairs cut already falls
+# below DISTRUST at the 24th or 40th own outcome at every seed (results/transfer/znver5-s97/l4top.json), so the source
+# is cut early either way; the runs stay near the tiles their first design found, not near a trusted source. Measured
+# (L4 live, autotvm with transfer, seeds 0-2, 300 measurements, the runs' top configs confirmed in 3 passes): shipped
+# / top-pair median measurements to 95% 6 / 6 against the 3-pass medians, 48 / 106 and 80 / 135 in the two slower
+# passes.
 TRUST_TAU = 0.75
 TRUST_MIN_OWN = 8
 # DISCREDITED: the prior as a whole is discredited (``PriorCostModel.discredited``) when the task has no twin and every
