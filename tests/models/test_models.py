@@ -53,24 +53,76 @@ def test_first_rounds_follow_each_tasks_share_of_the_flops() -> None:
 
 
 def test_a_memory_bound_task_gets_the_first_round_its_bytes_ask_for() -> None:
-    """VGG-16's fc6 (205 MFLOP, 411 MB of arguments) among convs of 1.2-3.7 GFLOP: by FLOPs it would get a
-    third of a round first, by its bytes at MEMORY_BOUND_FLOP_PER_BYTE it gets a full one and comes before the
-    lighter conv; a compute-bound task's work is its FLOPs, and a task of unknown bytes (0) keeps its FLOPs."""
+    """A memory-bound task that reuses its bytes (2 FLOPs a byte, like a 3x3 depthwise conv: 800 MFLOP, 400 MB of
+    arguments) among convs of 1.2-3.7 GFLOP: by FLOPs it would get a fifth of a round first, by its bytes at
+    MEMORY_BOUND_FLOP_PER_BYTE it gets a full one and comes before the lighter conv; a compute-bound task's work
+    is its FLOPs, and a task of unknown bytes (0) keeps its FLOPs."""
     from tensortune.models.allocation import MEMORY_BOUND_FLOP_PER_BYTE
 
     convs = [TaskProgress(2, 3.7e9, "conv2d", 10**6, arg_bytes=8_000_000),
              TaskProgress(1, 1.2e9, "conv2d", 10**6, arg_bytes=6_000_000)]
-    fc6 = TaskProgress(1, 2.06e8, "dense", 10**5, arg_bytes=411_000_000)
-    assert convs[0].work == 3.7e9 and fc6.work == MEMORY_BOUND_FLOP_PER_BYTE * 411_000_000
+    dw = TaskProgress(1, 8e8, "conv2d", 10**5, arg_bytes=400_000_000)
+    assert not dw.streaming and not convs[0].streaming
+    assert convs[0].work == 3.7e9 and dw.work == MEMORY_BOUND_FLOP_PER_BYTE * 400_000_000
     assert TaskProgress(1, 2.06e8, "dense", 10).work == 2.06e8
-    ts = [*convs, fc6]
+    ts = [*convs, dw]
     assert first_round_size(ts, 2, 200, 200, 16, transferred=False) == 16
-    flops_only = [*convs, TaskProgress(1, 2.06e8, "dense", 10**5)]
-    assert first_round_size(flops_only, 2, 200, 200, 16, transferred=False) == 5  # its FLOP share: 4.7
+    flops_only = [*convs, TaskProgress(1, 8e8, "conv2d", 10**5)]
+    assert first_round_size(flops_only, 2, 200, 200, 16, transferred=False) == 16  # its FLOP share: 17, at most a round
+    flops_only[2].flops = 2.06e8
+    assert first_round_size(flops_only, 2, 200, 200, 16, transferred=False) == 5  # 4.7
     a = GradientAllocator(seed=0, epsilon=0.0)
     assert a.pick(ts) == 0
     ts[0].trials, ts[0].history = 16, [(16, 1e-2)]
-    assert a.pick(ts) == 2  # 1.64 GFLOP-equivalents before the 1.2 GFLOP conv
+    assert a.pick(ts) == 2  # 1.6 GFLOP-equivalents before the 1.2 GFLOP conv
+
+
+def test_a_streaming_task_gets_the_floor_first_and_waits_for_the_others_after() -> None:
+    """VGG-16's fc6 (205 MFLOP, 411 MB of arguments: 0.5 FLOP a byte, each weight read once) streams: whatever
+    its bytes, its first round is a quarter round (an eighth with transferred schedules); it still comes first by
+    its bytes (1.64 GFLOP-equivalents before the 1.2 GFLOP conv). Afterwards its promise (9 ms over 4
+    measurements) would beat the convs', but it waits while a task that does not stream can take a round. A
+    model whose tasks all stream shares the budget among them by the gradient."""
+    from tensortune.models.allocation import STREAMING_FLOP_PER_BYTE
+
+    convs = [TaskProgress(2, 3.7e9, "conv2d", 10**6, arg_bytes=8_000_000),
+             TaskProgress(1, 1.2e9, "conv2d", 10**6, arg_bytes=6_000_000)]
+    fc6 = TaskProgress(1, 2.06e8, "dense", 10**5, arg_bytes=411_000_000)
+    pool = TaskProgress(1, 3.2e6, "pool", 10**3, arg_bytes=16_000_000)
+    copy = TaskProgress(1, 0.0, "layout", 50, arg_bytes=4_000_000)
+    assert fc6.streaming and pool.streaming and copy.streaming
+    assert not TaskProgress(1, 2.06e8, "dense", 10**5).streaming  # bytes unknown: not streaming
+    assert TaskProgress(1, STREAMING_FLOP_PER_BYTE * 1e6, "x", 10, arg_bytes=10**6).streaming  # the bound counts
+    ts = [*convs, fc6, pool, copy]
+    assert first_round_size(ts, 2, 200, 200, 16, transferred=False) == 4
+    assert first_round_size(ts, 2, 200, 200, 16, transferred=True) == 2
+    assert first_round_size(ts, 3, 200, 200, 16, transferred=True) == 2
+    assert first_round_size(ts, 0, 200, 200, 16, transferred=True) == 8  # a conv keeps its half round
+    # a budget too small: the streaming task leaves the others their quarter rounds, and never less than one
+    assert first_round_size(ts, 2, 14, 14, 16, transferred=True) == 1  # 14 - 4 x 4 < 1: one
+    assert first_round_size([fc6], 0, 200, 200, 16, transferred=False) == 4
+    assert first_round_size([fc6], 0, 200, 1, 16, transferred=False) == 1
+    a = GradientAllocator(seed=0, epsilon=0.0)
+    assert a.pick(ts) == 0
+    ts[0].trials, ts[0].history = 8, [(8, 4e-3)]
+    assert a.pick(ts) == 2  # its bytes still order the first rounds
+    ts[2].trials, ts[2].history = 4, [(4, 9e-3)]
+    ts[1].trials, ts[1].history = 8, [(8, 1.5e-3)]
+    for t in ts[3:]:
+        t.trials, t.history = 2, [(2, 1e-4)]
+    assert a.gradient(2, ts) < a.gradient(0, ts)  # its promise is the largest...
+    assert a.pick(ts) in (0, 1)  # ...but a conv takes the round
+    assert 2 not in [a.pick(ts) for _ in range(20)]
+    for t in ts[:2]:  # the convs exhausted: the streaming tasks share what is left
+        t.trials = t.space_size
+    assert a.pick(ts) == 2
+    only = [TaskProgress(1, 2.06e8, "dense", 10**5, arg_bytes=411_000_000, trials=4, history=[(4, 9e-3)]),
+            TaskProgress(1, 3.4e7, "dense", 10**5, arg_bytes=67_000_000, trials=4, history=[(4, 1e-3)])]
+    assert a.pick(only) == 0
+    # with epsilon, a streaming task still gets a random round now and then
+    b = GradientAllocator(seed=0, epsilon=1.0)
+    ts[0].trials = ts[1].trials = 8
+    assert 2 in [b.pick(ts) for _ in range(50)]
 
 
 def test_gradient_allocator_warms_up_then_follows_the_weighted_gain() -> None:

@@ -12,6 +12,15 @@ import numpy as np
 # below this many FLOPs per byte of its arguments a task is bound by memory bandwidth: a 2-core Zen 4 does about
 # 230 GFLOP/s and streams 30-50 GB/s (AlexNet's dense layers: 0.5 FLOP/byte; ResNet-18's convs: 30-300)
 MEMORY_BOUND_FLOP_PER_BYTE = 4.0
+# at most this many FLOPs per byte of its arguments, a task reads each byte about once (a dense layer at batch 1: 0.5;
+# a pool, a copy, a global mean): nothing to reuse from the caches, so inside a model it runs at the pace memory
+# streams, whatever its schedule, as long as the schedule vectorizes and uses every core. Stop 98 (Zen 5 VM): each of
+# six VGG-16 runs' picks for its three dense layers, measured cold (as they run in the model) in 8 interleaved rounds:
+# no pick of the runs at 1,000 without transfer (22-160 measurements each) ran faster than those of the runs at 200
+# with (4-24): fc6 8.81-9.70 against 8.76-9.33 ms, fc7 1.01-1.31 against 0.99-1.02, fc8 0.32-0.33 for all, while
+# the runs' own readings of them spread 2-3.5x (fc7: 0.36-1.26 ms). A 3x3 depthwise conv (about 2 FLOPs a byte)
+# reuses each input 9 times, and its schedule decides how well: not streaming.
+STREAMING_FLOP_PER_BYTE = 1.0
 
 
 @dataclass
@@ -33,8 +42,16 @@ class TaskProgress:
         (under :data:`MEMORY_BOUND_FLOP_PER_BYTE` FLOPs a byte) its argument bytes at that rate. VGG-16's fc6
         (205 MFLOP, 411 MB of weights) is 1.3% of the model's FLOPs and 11% of its tuned latency (Zen 3,
         stop 77): by FLOPs its first round was a quarter round (4 of 200 measurements); by bytes, 1.64
-        GFLOP-equivalents, it is a full one."""
+        GFLOP-equivalents, it is a full one. Stop 79 measured such runs' fc6 picks side by side and found the
+        readings' gaps mostly fast phases of the host's memory (results/transfer/znver3-s79/fc6), and since stop 98 a streaming task such as fc6 gets the smallest first round whatever its work
+        (``first_round_size``): the work still orders the first rounds, heaviest first."""
         return max(self.flops, MEMORY_BOUND_FLOP_PER_BYTE * self.arg_bytes)
+
+    @property
+    def streaming(self) -> bool:
+        """At most :data:`STREAMING_FLOP_PER_BYTE` FLOPs per byte of its (known) arguments: its time follows the
+        memory's pace, not its schedule, so it gets the smallest first round and its later rounds come after the other tasks'."""
+        return self.arg_bytes > 0 and self.flops <= STREAMING_FLOP_PER_BYTE * self.arg_bytes
 
     @property
     def best(self) -> float:
@@ -80,6 +97,15 @@ class GradientAllocator:
     with g_i the task's best latency after t_i trials, C_i its FLOPs and V_k the best throughput of a
     task of the same kind (what this task might reach). With probability ``epsilon`` a random task is
     chosen instead. Ansor's defaults: alpha = 0.2, beta = 2, window dt = the last round, epsilon = 0.05.
+
+    A streaming task (:attr:`TaskProgress.streaming`: a dense layer at batch 1, a pool, a copy) gets no round
+    after its first while a task that is not streaming can take one (but for the ``epsilon`` picks): its promise
+    -g_i / t_i is large for a task of long time and few measurements, and what it gains between rounds is the
+    host's memory bandwidth moving. Stop 98: VGG-16 runs at 1,000 gave their three dense layers 150-222
+    measurements (22-160 each) for picks that ran no faster in the model than those of runs that gave them 4-24,
+    and at 200 with transfer fc6 took a 16-measurement round of the 75 left after the first rounds (seeds 0-2
+    alike). Where every
+    live task streams (a batch-1 MLP) they share the budget by the gradient.
 
     The optimistic term alone starves the model: a task whose shape cannot reach half its peers'
     throughput keeps the largest promised gain however often it fails (a 2,000-measurement ResNet-18
@@ -136,6 +162,7 @@ class GradientAllocator:
             return max(fresh, key=lambda i: (tasks[i].weight * tasks[i].work, -i))
         if self.rng.random() < self.epsilon:
             return int(self.rng.choice(live))
+        live = [i for i in live if not tasks[i].streaming] or live  # streaming tasks: after the others
         grads = [self.gradient(i, tasks) for i in live]
         self.last_gradients = grads
         return live[int(np.argmin(grads))]
@@ -157,10 +184,19 @@ def first_round_size(tasks: list[TaskProgress], i: int, budget: int, left: int, 
     The share is of the whole model, not of the tasks still waiting: the light tasks come last (heaviest
     first), and among themselves each would look heavy. Why a quarter round at least: calls x FLOPs misjudge
     a task far below its peers' throughput, such as VGG-16's 3-channel first conv (at 2 measurements, in
-    stop 39, it ran at 56 GFLOP/s, 2.5 times its time after 32)."""
+    stop 39, it ran at 56 GFLOP/s, 2.5 times its time after 32).
+
+    A streaming task (:attr:`TaskProgress.streaming`) gets the quarter round whatever its work, an eighth with
+    transferred schedules (a similar task's best, measured): its schedule decides little of its time in the model.
+    Until stop 98 VGG-16's fc6 took a full round by its bytes (half with transfer), and at 200 with transfer the
+    model's streaming tasks (three dense layers, five max pools, a mean, two copies) took 65 of the 200
+    measurements, 49 of them in first rounds."""
     t = tasks[i]
     waiting = [k for k, q in enumerate(tasks) if (q.trials == 0 and not q.exhausted) or k == i]
     floor = max(1, round_size // 4)
+    if t.streaming:  # the floor whatever its work; an eighth of a round when it starts from transferred schedules
+        n = min(max(1, round_size // 8) if transferred else floor, left - floor * (len(waiting) - 1))
+        return max(1, min(n, left, t.space_size - t.trials))
     cap = max(1, round_size // 2) if transferred else round_size
     mass = sum(q.weight * q.work for q in tasks)  # all of them: a light task last in line is still light
     fair = budget * t.weight * t.work / mass if mass > 0 else left / len(waiting)
