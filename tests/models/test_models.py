@@ -68,7 +68,7 @@ def test_a_memory_bound_task_gets_the_first_round_its_bytes_ask_for() -> None:
     ts = [*convs, dw]
     assert first_round_size(ts, 2, 200, 200, 16, transferred=False) == 16
     flops_only = [*convs, TaskProgress(1, 8e8, "conv2d", 10**5)]
-    assert first_round_size(flops_only, 2, 200, 200, 16, transferred=False) == 16  # its FLOP share: 17, at most a round
+    assert first_round_size(flops_only, 2, 200, 200, 16, transferred=False) == 16  # its FLOP share 17: a round
     flops_only[2].flops = 2.06e8
     assert first_round_size(flops_only, 2, 200, 200, 16, transferred=False) == 5  # 4.7
     a = GradientAllocator(seed=0, epsilon=0.0)

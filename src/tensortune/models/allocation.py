@@ -43,14 +43,16 @@ class TaskProgress:
         (205 MFLOP, 411 MB of weights) is 1.3% of the model's FLOPs and 11% of its tuned latency (Zen 3,
         stop 77): by FLOPs its first round was a quarter round (4 of 200 measurements); by bytes, 1.64
         GFLOP-equivalents, it is a full one. Stop 79 measured such runs' fc6 picks side by side and found the
-        readings' gaps mostly fast phases of the host's memory (results/transfer/znver3-s79/fc6), and since stop 98 a streaming task such as fc6 gets the smallest first round whatever its work
+        readings' gaps mostly fast phases of the host's memory (results/transfer/znver3-s79/fc6), and since
+        stop 98 a streaming task such as fc6 gets the smallest first round whatever its work
         (``first_round_size``): the work still orders the first rounds, heaviest first."""
         return max(self.flops, MEMORY_BOUND_FLOP_PER_BYTE * self.arg_bytes)
 
     @property
     def streaming(self) -> bool:
         """At most :data:`STREAMING_FLOP_PER_BYTE` FLOPs per byte of its (known) arguments: its time follows the
-        memory's pace, not its schedule, so it gets the smallest first round and its later rounds come after the other tasks'."""
+        memory's pace, not its schedule, so it gets the smallest first round and its later rounds come after the
+        other tasks'."""
         return self.arg_bytes > 0 and self.flops <= STREAMING_FLOP_PER_BYTE * self.arg_bytes
 
     @property
@@ -104,8 +106,7 @@ class GradientAllocator:
     host's memory bandwidth moving. Stop 98: VGG-16 runs at 1,000 gave their three dense layers 150-222
     measurements (22-160 each) for picks that ran no faster in the model than those of runs that gave them 4-24,
     and at 200 with transfer fc6 took a 16-measurement round of the 75 left after the first rounds (seeds 0-2
-    alike). Where every
-    live task streams (a batch-1 MLP) they share the budget by the gradient.
+    alike). Where every live task streams (a batch-1 MLP) they share the budget by the gradient.
 
     The optimistic term alone starves the model: a task whose shape cannot reach half its peers'
     throughput keeps the largest promised gain however often it fails (a 2,000-measurement ResNet-18
