@@ -196,12 +196,13 @@ def first_round_size(tasks: list[TaskProgress], i: int, budget: int, left: int, 
     waiting = [k for k, q in enumerate(tasks) if (q.trials == 0 and not q.exhausted) or k == i]
     floor = max(1, round_size // 4)
     if t.streaming:  # the floor whatever its work; an eighth of a round when it starts from transferred schedules
-        n = min(max(1, round_size // 8) if transferred else floor, left - floor * (len(waiting) - 1))
-        return max(1, min(n, left, t.space_size - t.trials))
-    cap = max(1, round_size // 2) if transferred else round_size
-    mass = sum(q.weight * q.work for q in tasks)  # all of them: a light task last in line is still light
-    fair = budget * t.weight * t.work / mass if mass > 0 else left / len(waiting)
-    n = min(cap, max(floor, int(round(fair))), left - floor * (len(waiting) - 1))
+        n = max(1, round_size // 8) if transferred else floor
+    else:
+        cap = max(1, round_size // 2) if transferred else round_size
+        mass = sum(q.weight * q.work for q in tasks)  # all of them: a light task last in line is still light
+        fair = budget * t.weight * t.work / mass if mass > 0 else left / len(waiting)
+        n = min(cap, max(floor, int(round(fair))))
+    n = min(n, left - floor * (len(waiting) - 1))  # the tasks still waiting keep their quarter rounds
     return max(1, min(n, left, t.space_size - t.trials))
 
 
