@@ -632,6 +632,66 @@ def test_live_configs_are_confirmed_in_passes_and_a_cell_that_only_some_passes_m
         "25.0x", "> 23.1x", "-"]
 
 
+def test_a_live_runs_incumbents_are_confirmed_so_an_early_good_config_is_credited(tmp_path, monkeypatch):
+    """A run that finds many good configs pushes its first good one out of its best by later, noisier
+    readings; its incumbents (each config that read faster than all before it) are confirmed too, so it is
+    credited where it first ran a good config. `--no-confirm-incumbents` confirms the best configs only; a
+    rerun that changes the set confirms afresh and keeps the earlier passes."""
+    import contextlib
+    import json
+
+    import tensortune.bench.groundtruth as gtmod
+    import tensortune.bench.transfer as tr
+    from tensortune.bench.results import ResultsFile
+
+    # with transfer: config 4 read 95 at measurement 2, then configs 6 and 7 read 99 and 101 (its top 2)
+    run = {"layer": "L3", "recipe": "autotvm", "seed": 0, "transfer": True, "features": "knobs", "live": True,
+           "sources": ["L7"], "curve": [1.0] * 6, "measured": [3, 4, 5, 4, 6, 7],
+           "readings": [20.0, 95.0, 0.0, 90.0, 99.0, 101.0], "top": [[7, 6, 101.0], [6, 5, 99.0]]}
+    assert tr.incumbents(run) == [3, 4, 6, 7]
+    assert tr.incumbents({k: v for k, v in run.items() if k != "readings"}) == []  # a run from before readings
+    assert tr.confirm_set([run], True) == [3, 4, 6, 7] and tr.confirm_set([run], False) == [6, 7]
+
+    truth = {3: 20.0, 4: 100.0, 6: 98.0, 7: 97.0}  # config 4 is as fast as the later ones
+    calls: list[list[int]] = []
+
+    def fake_confirm(task, measurer, configs, rounds):
+        calls.append(list(configs))
+        return {str(c): truth[c] for c in configs}
+
+    monkeypatch.setattr(tr, "confirm_live", fake_confirm)
+    monkeypatch.setattr(gtmod, "groundtruth_task", lambda name: name)
+    monkeypatch.setattr(gtmod, "groundtruth_measurer", lambda task: contextlib.nullcontext(object()))
+    doc = {"config": {"layers": [], "recipes": ["autotvm"], "seeds": [0], "trials": 6, "reach": 0.95, "tables": None,
+                      "features": ["knobs"], "live": ["L3"], "confirm_top": 2, "confirm_rounds": 7},
+           "command": "x", "runs": [run], "optimum": {}}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+
+    def confirm(incumbents: bool) -> dict:
+        res = ResultsFile(path, doc["config"], "x", sections=("runs",))
+        cfg = tr.TransferConfig.__new__(tr.TransferConfig)  # the settings alone: L3 has no table to check
+        cfg.__dict__.update(live=["L3"], confirm_rounds=7, confirm_passes=1, confirm_gap=0.0,
+                            confirm_incumbents=incumbents)
+        tr._confirm_passes(res, cfg, progress=False)
+        return json.loads(path.read_text())
+
+    got = confirm(False)
+    assert calls == [[6, 7]] and got["confirm_incumbents"] is False and "superseded_passes" not in got
+    opt = max(got["confirmed"]["L3"].values())
+    assert tr.live_reach(run, got["confirmed"]["L3"], 0.95 * opt) == (5, 98.0)  # credited at config 6
+    got = confirm(True)
+    assert calls[1] == [3, 4, 6, 7] and got["confirm_incumbents"] is True
+    assert len(got["superseded_passes"]["L3"]) == 1 and len(got["superseded_passes"]["L3"][0]) == 1
+    assert got["superseded_passes"]["L3"][0][0]["medians"] == {"6": 98.0, "7": 97.0}  # the earlier pass kept
+    opt = max(got["confirmed"]["L3"].values())
+    assert tr.live_reach(run, got["confirmed"]["L3"], 0.95 * opt) == (2, 98.0)  # where it first ran config 4
+    assert confirm(True) == got and len(calls) == 2  # resumed: nothing measured again
+    got["optimum"]["L3"] = opt
+    tr.write_transfer_report(got, tmp_path)
+    assert "best configs and its incumbents" in (tmp_path / "report.md").read_text()
+
+
 def test_a_live_run_counts_against_its_configs_measured_again():
     """Live figures count against confirmed medians, not a run's own (possibly lucky) measurement: a run
     whose early config measured fast once reaches only where it first ran a config that is fast again."""

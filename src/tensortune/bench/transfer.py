@@ -67,6 +67,11 @@ class TransferConfig:
     # minutes-long phase that slowed some tile shapes 2.5x, and decided whether transfer met its goal)
     confirm_passes: int = 3
     confirm_gap: float = 0.0
+    # live layers only: each run's incumbents (every config that read faster than all the run had measured
+    # before it) are confirmed beside its best configs. A run that finds many good configs early pushes its
+    # first good ones out of its top ``confirm_top`` by later, noisier readings, so without them a live run is
+    # credited later than it found a good config, and more so the more good configs it finds (stop 101)
+    confirm_incumbents: bool = True
 
     def __post_init__(self) -> None:
         from tensortune.bench.groundtruth import available_tables
@@ -176,6 +181,29 @@ def confirm_live(task: Any, measurer: Any, configs: list[int], rounds: int) -> d
     return {str(c): round(float(statistics.median(v)), 4) for c, v in got.items()}
 
 
+def incumbents(run: dict[str, Any]) -> list[int]:
+    """A live run's incumbents, in the order it measured them: each config whose reading was faster than
+    every reading before it (its best-so-far curve's steps by its own readings). Empty for a run from
+    before ``readings`` were kept."""
+    if "readings" not in run:
+        return []
+    best, out = 0.0, []
+    for c, v in zip(run["measured"], run["readings"], strict=True):
+        if v > best:
+            best = v
+            out.append(int(c))
+    return out
+
+
+def confirm_set(runs: list[dict[str, Any]], with_incumbents: bool) -> list[int]:
+    """The configs a live layer's confirmation measures: every run's best configs (``top``) and, with
+    ``with_incumbents``, every run's :func:`incumbents`."""
+    want = {int(c) for r in runs for c, _, _ in r.get("top", [])}
+    if with_incumbents:
+        want |= {c for r in runs for c in incumbents(r)}
+    return sorted(want)
+
+
 def combine_passes(passes: list[dict[str, float]]) -> dict[str, float]:
     """One figure per config from several confirmation passes: the median of its passes' medians (with
     three passes, one that fell inside a slow phase of the machine does not decide it)."""
@@ -194,11 +222,14 @@ def _confirm_passes(res: ResultsFile, cfg: TransferConfig, progress: bool) -> No
     confirmed, passes = doc.setdefault("confirmed", {}), doc.setdefault("confirmed_passes", {})
     want: dict[str, list[int]] = {}
     for name in cfg.live:
-        want[name] = sorted({int(c) for r in doc["runs"] if r["layer"] == name for c, _, _ in r.get("top", [])})
+        want[name] = confirm_set([r for r in doc["runs"] if r["layer"] == name], cfg.confirm_incumbents)
         if name in confirmed and name not in passes:
             passes[name] = [{"medians": confirmed[name]}]
         if sorted(int(c) for c in (passes.get(name) or [{"medians": {}}])[0]["medians"]) != want[name]:
+            if passes.get(name):  # kept, not lost: the passes of the set before (fewer runs, or without incumbents)
+                doc.setdefault("superseded_passes", {}).setdefault(name, []).append(passes[name])
             passes[name] = []
+    doc["confirm_incumbents"] = bool(cfg.confirm_incumbents)
     for p in range(cfg.confirm_passes):
         for name in (x for x in cfg.live if want[x] and len(passes[x]) == p):
             last = passes[name][-1].get("ended_s") if passes[name] else None
@@ -208,7 +239,8 @@ def _confirm_passes(res: ResultsFile, cfg: TransferConfig, progress: bool) -> No
                     print(f"  {name}: waiting {wait:.0f} s before confirmation pass {p + 1} (--confirm-gap)", flush=True)
                 time.sleep(wait)
             if progress:
-                print(f"  {name}: measuring the runs' {len(want[name])} best configs again, {cfg.confirm_rounds} "
+                print(f"  {name}: measuring the runs' {len(want[name])} best configs"
+                      f"{' and incumbents' if cfg.confirm_incumbents else ''} again, {cfg.confirm_rounds} "
                       f"rounds (pass {p + 1} of {cfg.confirm_passes})", flush=True)
             started = time.strftime("%Y-%m-%d %H:%M:%S")
             task = groundtruth_task(name)
@@ -261,8 +293,10 @@ def run_transfer(cfg: TransferConfig, out: Path, command: str = "", progress: bo
     from tensortune.transfer.corpus import default_corpus
 
     conf = asdict(cfg)
-    for k in ("confirm_passes", "confirm_gap"):  # how often the runs' configs are confirmed is not what the runs
-        del conf[k]                              # are: a rerun with more passes extends a file (passes kept per layer)
+    # how often, and which of, the runs' configs are confirmed is not what the runs are: a rerun with more passes
+    # extends a file (passes kept per layer), one with another set confirms it afresh (the old passes are kept)
+    for k in ("confirm_passes", "confirm_gap", "confirm_incumbents"):
+        del conf[k]
     if not cfg.live:  # results written before --live existed resume
         for k in ("live", "confirm_top", "confirm_rounds"):
             del conf[k]
@@ -417,8 +451,11 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
             k = {len(doc.get("confirmed_passes", {}).get(x, [])) or 1 for x in live if x in conf}
             npass = (f", in {'/'.join(map(str, sorted(k)))} passes (a config's figure: the median of its passes' medians)"
                      if k != {1} else "")
+            inc = (" and its incumbents (each config that read faster in the run than everything it had measured "
+                   "before)" if doc.get("confirm_incumbents") else "")
             lines += [f"Confirmed ({', '.join(x for x in live if x in conf)}): once every run was done, each run's "
-                      f"{cfg.get('confirm_top', 3)} best configs ({', '.join(f'{x}: {len(conf[x])}' for x in live if x in conf)} "
+                      f"{cfg.get('confirm_top', 3)} best configs{inc} "
+                      f"({', '.join(f'{x}: {len(conf[x])}' for x in live if x in conf)} "
                       f"distinct) were measured again in {cfg.get('confirm_rounds', 3)} interleaved rounds{npass}; the "
                       "optimum is the best median, a run reaches at the measurement that first ran a config whose median is "
                       f"within {reach:.0%} of it (any config it measured that is in the confirmed set, as replay "

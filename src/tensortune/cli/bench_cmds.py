@@ -187,7 +187,7 @@ def cmd_bench_transfer(args: argparse.Namespace) -> int:
                              trials=args.trials, tables=args.tables, features=_names(args.features),
                              live=_names(args.live) if args.live else [], confirm_top=args.confirm_top,
                              confirm_rounds=args.confirm_rounds, confirm_passes=args.confirm_passes,
-                             confirm_gap=args.confirm_gap)
+                             confirm_gap=args.confirm_gap, confirm_incumbents=not args.no_confirm_incumbents)
     except ValueError as e:
         raise UserError(str(e)) from None
     warn_foreign_tables(cfg.layers, cfg.tables)

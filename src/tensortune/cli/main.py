@@ -375,6 +375,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "shapes 2.5x). A rerun with more passes adds them to a finished results file")
     tf.add_argument("--confirm-gap", type=float, default=0.0, help="with --live: at least this many seconds from the "
                     "end of a layer's confirmation pass to the start of its next (default 0)")
+    tf.add_argument("--no-confirm-incumbents", action="store_true", help="with --live: confirm each run's best "
+                    "configs only, not also its incumbents (each config that read faster than all the run had measured "
+                    "before). Without them a run that finds many good configs is credited late: its first good ones "
+                    "fall out of its best by later readings (stop 101). A rerun that changes this confirms afresh and "
+                    "keeps the earlier passes in results.json (superseded_passes)")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     la = suites.add_parser("latency", help="whole-model latency of written libraries (tensortune build) against each "
