@@ -1,7 +1,7 @@
 """Stop 101: stop 100's live runs (L3-L6, Zen 4) credited against stop 100's confirmation (each run's 8 best
 configs) and against this stop's (the 8 best and each run's incumbents), per seed and pass; and where each
 'with' run's first design (its first 8 configs) stands in the new confirmation.
-Usage: python compare.py OLD_results.json NEW_results.json"""
+Usage: python compare.py OLD_results.json NEW_results.json (the same file twice: one file's figures and chains)"""
 import json
 import statistics
 import sys
@@ -26,7 +26,7 @@ def fmt(v):
     return "-" if v is None else ("never" if v == float("inf") else f"{v:.0f}")
 
 
-for layer in ("L3", "L4", "L5", "L6"):
+for layer in [x for x in new["confirmed"] if x in old["confirmed"]]:
     print(f"== {layer}")
     for name, doc in (("stop 100 (top 8)", old), ("stop 101 (top 8 + incumbents)", new)):
         opt, per = cell(doc, layer, doc["confirmed"][layer])
