@@ -692,6 +692,45 @@ def test_a_live_runs_incumbents_are_confirmed_so_an_early_good_config_is_credite
     assert "best configs and its incumbents" in (tmp_path / "report.md").read_text()
 
 
+def test_a_file_without_readings_does_not_claim_its_incumbents_were_confirmed(tmp_path, monkeypatch):
+    """A results file from before runs kept their readings (stop 97) has no incumbents: confirming it with the
+    default (incumbents on) measures the runs' best configs alone, and neither the file nor the report says
+    incumbents were confirmed."""
+    import contextlib
+    import json
+
+    import tensortune.bench.groundtruth as gtmod
+    import tensortune.bench.transfer as tr
+    from tensortune.bench.results import ResultsFile
+
+    run = {"layer": "L3", "recipe": "autotvm", "seed": 0, "transfer": True, "features": "knobs", "live": True,
+           "sources": ["L7"], "curve": [1.0] * 4, "measured": [3, 4, 6, 7], "top": [[7, 4, 101.0], [6, 3, 99.0]]}
+    calls: list[list[int]] = []
+
+    def fake_confirm(task, measurer, configs, rounds):
+        calls.append(list(configs))
+        return {str(c): 100.0 - c for c in configs}
+
+    monkeypatch.setattr(tr, "confirm_live", fake_confirm)
+    monkeypatch.setattr(gtmod, "groundtruth_task", lambda name: name)
+    monkeypatch.setattr(gtmod, "groundtruth_measurer", lambda task: contextlib.nullcontext(object()))
+    doc = {"config": {"layers": [], "recipes": ["autotvm"], "seeds": [0], "trials": 4, "reach": 0.95, "tables": None,
+                      "features": ["knobs"], "live": ["L3"], "confirm_top": 2, "confirm_rounds": 7},
+           "command": "x", "runs": [run], "optimum": {}}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+    res = ResultsFile(path, doc["config"], "x", sections=("runs",))
+    cfg = tr.TransferConfig.__new__(tr.TransferConfig)  # the settings alone: L3 has no table to check
+    cfg.__dict__.update(live=["L3"], confirm_rounds=7, confirm_passes=1, confirm_gap=0.0, confirm_incumbents=True)
+    tr._confirm_passes(res, cfg, progress=False)
+    got = json.loads(path.read_text())
+    assert calls == [[6, 7]] and got["confirm_incumbents"] is False
+    got["optimum"]["L3"] = max(got["confirmed"]["L3"].values())
+    tr.write_transfer_report(got, tmp_path)
+    text = (tmp_path / "report.md").read_text()
+    assert "each run's 2 best configs (L3: 2 distinct)" in text and "incumbents" not in text
+
+
 def test_a_live_run_counts_against_its_configs_measured_again():
     """Live figures count against confirmed medians, not a run's own (possibly lucky) measurement: a run
     whose early config measured fast once reaches only where it first ran a config that is fast again."""

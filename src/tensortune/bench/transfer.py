@@ -221,15 +221,19 @@ def _confirm_passes(res: ResultsFile, cfg: TransferConfig, progress: bool) -> No
     doc = res.doc
     confirmed, passes = doc.setdefault("confirmed", {}), doc.setdefault("confirmed_passes", {})
     want: dict[str, list[int]] = {}
+    # incumbents come from a run's readings: a file from before they were kept (stop 97) has none to add, and its
+    # report must not say they were confirmed
+    with_incumbents = bool(cfg.confirm_incumbents) and any(
+        "readings" in r for r in doc["runs"] if r["layer"] in cfg.live)
     for name in cfg.live:
-        want[name] = confirm_set([r for r in doc["runs"] if r["layer"] == name], cfg.confirm_incumbents)
+        want[name] = confirm_set([r for r in doc["runs"] if r["layer"] == name], with_incumbents)
         if name in confirmed and name not in passes:
             passes[name] = [{"medians": confirmed[name]}]
         if sorted(int(c) for c in (passes.get(name) or [{"medians": {}}])[0]["medians"]) != want[name]:
             if passes.get(name):  # kept, not lost: the passes of the set before (fewer runs, or without incumbents)
                 doc.setdefault("superseded_passes", {}).setdefault(name, []).append(passes[name])
             passes[name] = []
-    doc["confirm_incumbents"] = bool(cfg.confirm_incumbents)
+    doc["confirm_incumbents"] = with_incumbents
     for p in range(cfg.confirm_passes):
         for name in (x for x in cfg.live if want[x] and len(passes[x]) == p):
             last = passes[name][-1].get("ended_s") if passes[name] else None
@@ -240,7 +244,7 @@ def _confirm_passes(res: ResultsFile, cfg: TransferConfig, progress: bool) -> No
                 time.sleep(wait)
             if progress:
                 print(f"  {name}: measuring the runs' {len(want[name])} best configs"
-                      f"{' and incumbents' if cfg.confirm_incumbents else ''} again, {cfg.confirm_rounds} "
+                      f"{' and incumbents' if with_incumbents else ''} again, {cfg.confirm_rounds} "
                       f"rounds (pass {p + 1} of {cfg.confirm_passes})", flush=True)
             started = time.strftime("%Y-%m-%d %H:%M:%S")
             task = groundtruth_task(name)
