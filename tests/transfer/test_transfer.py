@@ -632,15 +632,33 @@ def test_live_configs_are_confirmed_in_passes_and_a_cell_that_only_some_passes_m
         "25.0x", "> 23.1x", "-"]
 
 
+def _stub_confirmation(monkeypatch, median) -> list[list[int]]:
+    """Live confirmation without kernels: ``confirm_live`` answers each config's median from ``median(config)``; the
+    returned list fills with the configs of each call."""
+    import contextlib
+
+    import tensortune.bench.groundtruth as gtmod
+    import tensortune.bench.transfer as tr
+
+    calls: list[list[int]] = []
+
+    def fake_confirm(task, measurer, configs, rounds):
+        calls.append(list(configs))
+        return {str(c): median(c) for c in configs}
+
+    monkeypatch.setattr(tr, "confirm_live", fake_confirm)
+    monkeypatch.setattr(gtmod, "groundtruth_task", lambda name: name)
+    monkeypatch.setattr(gtmod, "groundtruth_measurer", lambda task: contextlib.nullcontext(object()))
+    return calls
+
+
 def test_a_live_runs_incumbents_are_confirmed_so_an_early_good_config_is_credited(tmp_path, monkeypatch):
     """A run that finds many good configs pushes its first good one out of its best by later, noisier
     readings; its incumbents (each config that read faster than all before it) are confirmed too, so it is
     credited where it first ran a good config. `--no-confirm-incumbents` confirms the best configs only; a
     rerun that changes the set confirms afresh and keeps the earlier passes."""
-    import contextlib
     import json
 
-    import tensortune.bench.groundtruth as gtmod
     import tensortune.bench.transfer as tr
     from tensortune.bench.results import ResultsFile
 
@@ -653,15 +671,7 @@ def test_a_live_runs_incumbents_are_confirmed_so_an_early_good_config_is_credite
     assert tr.confirm_set([run], True) == [3, 4, 6, 7] and tr.confirm_set([run], False) == [6, 7]
 
     truth = {3: 20.0, 4: 100.0, 6: 98.0, 7: 97.0}  # config 4 is as fast as the later ones
-    calls: list[list[int]] = []
-
-    def fake_confirm(task, measurer, configs, rounds):
-        calls.append(list(configs))
-        return {str(c): truth[c] for c in configs}
-
-    monkeypatch.setattr(tr, "confirm_live", fake_confirm)
-    monkeypatch.setattr(gtmod, "groundtruth_task", lambda name: name)
-    monkeypatch.setattr(gtmod, "groundtruth_measurer", lambda task: contextlib.nullcontext(object()))
+    calls = _stub_confirmation(monkeypatch, truth.__getitem__)
     doc = {"config": {"layers": [], "recipes": ["autotvm"], "seeds": [0], "trials": 6, "reach": 0.95, "tables": None,
                       "features": ["knobs"], "live": ["L3"], "confirm_top": 2, "confirm_rounds": 7},
            "command": "x", "runs": [run], "optimum": {}}
@@ -696,24 +706,14 @@ def test_a_file_without_readings_does_not_claim_its_incumbents_were_confirmed(tm
     """A results file from before runs kept their readings (stop 97) has no incumbents: confirming it with the
     default (incumbents on) measures the runs' best configs alone, and neither the file nor the report says
     incumbents were confirmed."""
-    import contextlib
     import json
 
-    import tensortune.bench.groundtruth as gtmod
     import tensortune.bench.transfer as tr
     from tensortune.bench.results import ResultsFile
 
     run = {"layer": "L3", "recipe": "autotvm", "seed": 0, "transfer": True, "features": "knobs", "live": True,
            "sources": ["L7"], "curve": [1.0] * 4, "measured": [3, 4, 6, 7], "top": [[7, 4, 101.0], [6, 3, 99.0]]}
-    calls: list[list[int]] = []
-
-    def fake_confirm(task, measurer, configs, rounds):
-        calls.append(list(configs))
-        return {str(c): 100.0 - c for c in configs}
-
-    monkeypatch.setattr(tr, "confirm_live", fake_confirm)
-    monkeypatch.setattr(gtmod, "groundtruth_task", lambda name: name)
-    monkeypatch.setattr(gtmod, "groundtruth_measurer", lambda task: contextlib.nullcontext(object()))
+    calls = _stub_confirmation(monkeypatch, lambda c: 100.0 - c)
     doc = {"config": {"layers": [], "recipes": ["autotvm"], "seeds": [0], "trials": 4, "reach": 0.95, "tables": None,
                       "features": ["knobs"], "live": ["L3"], "confirm_top": 2, "confirm_rounds": 7},
            "command": "x", "runs": [run], "optimum": {}}
