@@ -652,6 +652,21 @@ def _stub_confirmation(monkeypatch, median) -> list[list[int]]:
     return calls
 
 
+def _confirm_l3(path, config: dict, incumbents: bool) -> dict:
+    """One confirmation pass of live layer L3 over the results file at ``path`` (its settings alone: L3 has no table to
+    check); returns the file as written."""
+    import json
+
+    import tensortune.bench.transfer as tr
+    from tensortune.bench.results import ResultsFile
+
+    res = ResultsFile(path, config, "x", sections=("runs",))
+    cfg = tr.TransferConfig.__new__(tr.TransferConfig)
+    cfg.__dict__.update(live=["L3"], confirm_rounds=7, confirm_passes=1, confirm_gap=0.0, confirm_incumbents=incumbents)
+    tr._confirm_passes(res, cfg, progress=False)
+    return json.loads(path.read_text())
+
+
 def test_a_live_runs_incumbents_are_confirmed_so_an_early_good_config_is_credited(tmp_path, monkeypatch):
     """A run that finds many good configs pushes its first good one out of its best by later, noisier
     readings; its incumbents (each config that read faster than all before it) are confirmed too, so it is
@@ -660,7 +675,6 @@ def test_a_live_runs_incumbents_are_confirmed_so_an_early_good_config_is_credite
     import json
 
     import tensortune.bench.transfer as tr
-    from tensortune.bench.results import ResultsFile
 
     # with transfer: config 4 read 95 at measurement 2, then configs 6 and 7 read 99 and 101 (its top 2)
     run = {"layer": "L3", "recipe": "autotvm", "seed": 0, "transfer": True, "features": "knobs", "live": True,
@@ -679,12 +693,7 @@ def test_a_live_runs_incumbents_are_confirmed_so_an_early_good_config_is_credite
     path.write_text(json.dumps(doc))
 
     def confirm(incumbents: bool) -> dict:
-        res = ResultsFile(path, doc["config"], "x", sections=("runs",))
-        cfg = tr.TransferConfig.__new__(tr.TransferConfig)  # the settings alone: L3 has no table to check
-        cfg.__dict__.update(live=["L3"], confirm_rounds=7, confirm_passes=1, confirm_gap=0.0,
-                            confirm_incumbents=incumbents)
-        tr._confirm_passes(res, cfg, progress=False)
-        return json.loads(path.read_text())
+        return _confirm_l3(path, doc["config"], incumbents)
 
     got = confirm(False)
     assert calls == [[6, 7]] and got["confirm_incumbents"] is False and "superseded_passes" not in got
@@ -709,7 +718,6 @@ def test_a_file_without_readings_does_not_claim_its_incumbents_were_confirmed(tm
     import json
 
     import tensortune.bench.transfer as tr
-    from tensortune.bench.results import ResultsFile
 
     run = {"layer": "L3", "recipe": "autotvm", "seed": 0, "transfer": True, "features": "knobs", "live": True,
            "sources": ["L7"], "curve": [1.0] * 4, "measured": [3, 4, 6, 7], "top": [[7, 4, 101.0], [6, 3, 99.0]]}
@@ -719,11 +727,7 @@ def test_a_file_without_readings_does_not_claim_its_incumbents_were_confirmed(tm
            "command": "x", "runs": [run], "optimum": {}}
     path = tmp_path / "results.json"
     path.write_text(json.dumps(doc))
-    res = ResultsFile(path, doc["config"], "x", sections=("runs",))
-    cfg = tr.TransferConfig.__new__(tr.TransferConfig)  # the settings alone: L3 has no table to check
-    cfg.__dict__.update(live=["L3"], confirm_rounds=7, confirm_passes=1, confirm_gap=0.0, confirm_incumbents=True)
-    tr._confirm_passes(res, cfg, progress=False)
-    got = json.loads(path.read_text())
+    got = _confirm_l3(path, doc["config"], True)
     assert calls == [[6, 7]] and got["confirm_incumbents"] is False
     got["optimum"]["L3"] = max(got["confirmed"]["L3"].values())
     tr.write_transfer_report(got, tmp_path)
