@@ -18,6 +18,11 @@ from tensortune.cli.main import main
     (["tune", "--layer", "L6", "--trials", "0"], "at least 1"),
     (["tune", "--model", "resnet18", "--tasks", "12"], "tasks 1..11"),
     (["tune", "--layer", "L6", "--target", "fpga"], "unknown target"),
+    # a whole-model option on a run that tunes its tasks one by one is refused, not ignored
+    (["tune", "--layer", "L6", "--round-size", "8"], "--round-size applies to a whole-model run"),
+    (["tune", "--conv", "16,14,14,32,3,1,1", "--winograd", "off"], "--winograd applies to a whole-model run"),
+    (["tune", "--model", "resnet18", "--tasks", "6", "--confirm-share", "0.1"], "--confirm-share applies to a whole"),
+    (["tune", "--layer", "L6", "--confirm-top", "1"], "--confirm-top must be 0 (off) or at least 2"),
     (["compare", "--layer", "L6", "--tuners", "random,nope"], "unknown tuner"),
 ])
 def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, argv, msg):
@@ -83,6 +88,37 @@ def test_tune_best_export_import_compare(tmp_path, capsys):
     assert len(pngs) == 1 and pngs[0].stat().st_size > 10_000
     data = json.loads(next(res.glob("*.json")).read_text())
     assert len(data["runs"]["autotvm"]) == 2 and len(data["runs"]["random"][0]["curve"]) == 12
+
+
+@pytest.mark.slow
+def test_tune_one_layer_confirms_its_best_configs(tmp_path, capsys):
+    from tensortune.storage import SQLiteStorage
+
+    db = tmp_path / "c.db"
+    argv = ["tune", "--conv", "16,14,14,32,3,1,1", "--trials", "12", "--batch-size", "6", "--plan-size", "6",
+            "--repeat", "2", "--min-repeat-ms", "2", "--no-progress", "--confirm-top", "12", "--confirm-rounds", "2",
+            "--db", str(db)]  # every config of the run confirmed: none left to overtake the confirmed ones
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "best 12 configs measured again in 2 interleaved rounds" in out and "not counted in --trials" in out
+    st = SQLiteStorage(str(db), readonly=True)
+    recs = st.records()
+    assert sum(r.kind == "trial" for r in recs) == 12  # the budget is the search's alone
+    confirmed = [r for r in recs if r.kind == "remeasure" and (r.extra or {}).get("confirm_rounds") == 2]
+    ok = {r.config_index for r in recs if r.kind == "trial" and r.ok}
+    assert len(ok) >= 2 and {r.config_index for r in confirmed} == ok and len(confirmed) == len(ok)  # one pass
+    assert all(len(r.costs) == 2 * 2 for r in confirmed)  # 2 rounds x 2 repeats pooled into one record
+    (task_key, target_key, _), = st.tasks()
+    best = st.best(task_key, target_key, k=1)[0]
+    assert best.kind == "remeasure" and best.config_index in {r.config_index for r in confirmed}
+    # a rerun on the same database finds the run's budget spent and its best configs confirmed: no trial and no
+    # confirmation measured again (the tuning loop's own re-check of its incumbent aside, as on any rerun)
+    assert main(argv) == 0
+    assert "confirmed: nothing" in capsys.readouterr().out
+    again = SQLiteStorage(str(db), readonly=True).records()
+    assert sum(r.kind == "trial" for r in again) == 12
+    assert sorted(r.config_index for r in again if (r.extra or {}).get("confirm_rounds")) == sorted(
+        r.config_index for r in confirmed)
 
 
 def test_reports_record_the_command_from_the_script_and_from_python_m(monkeypatch):

@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import threading
+from typing import Any
 
 # OpenMP threads of the tuner's own libraries (XGBoost, PyTorch) must not spin on the cores that the
 # next measurement uses; set before those libraries load.
@@ -143,34 +144,43 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--tuner", default="autotvm", help="random, grid, autotvm, rl, sa-as, chameleon or arco")
     t.add_argument("--seed", type=int, default=0)
     wm = t.add_argument_group("whole model (--model NAME|file.py:Class|file.onnx without --tasks)")
-    wm.add_argument("--input-shape", help="model input shape, e.g. 1,3,224,224 (default: the model's or that)")
-    wm.add_argument("--allocator", choices=["gradient", "round-robin"], default="gradient",
-                    help="how the --trials budget is shared among the model's tasks")
-    wm.add_argument("--round-size", type=int, default=16, help="measurements a task gets per allocation round")
-    wm.add_argument("--no-templates", action="store_true", help="tune every task on MetaSchedule's design space")
-    wm.add_argument("--conv-space", choices=["reduced", "full", "tails"], default="full", help=CONV_SPACE_HELP)
-    wm.add_argument("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT,
-                    help="activation layout of the convolutions: auto (blocked, NCHW[x]c with x = this CPU's fp32 "
-                         "vector lanes), a named block (NCHW8c, NCHW16c, ...), or NCHW (plain)")
-    wm.add_argument("--winograd", choices=WINOGRAD_CHOICES, default="auto",
-                    help="auto (default): blocked 3x3 stride-1 convolutions at batch 1 run as Winograd F(4,3) on "
-                         "outputs of 24x24 or more, F(2,3) below (2.25-4x fewer multiplications; fp32 error near "
-                         "1e-6 of the output scale); off: every convolution direct")
-    wm.add_argument("--compare", default=DEFAULT_COMPARE, help="also check and time: eager (PyTorch), frozen "
-                    "(torch.jit.freeze + optimize_for_inference), onnxruntime (CPU EP; pip install 'tensortune[peers]'), "
-                    "untuned (TVM), plain-tvm (TVM's own import + static_shape_tuning_pipeline on our export), "
-                    "metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
-    wm.add_argument("--out", help="write the model report (JSON) here (default: tensortune-MODEL/report.json beside --db)")
-    wm.add_argument("--rounds", type=int, default=10, help=ROUNDS_HELP)
-    wm.add_argument("--confirm-top", type=int, default=0, help="K >= 2: once the budget is spent, measure each task's "
-                    "best K configs again in interleaved rounds and build the one with the best median, so a single "
-                    "lucky measurement does not win (not counted in --trials unless --confirm-share; ResNet-18 on a Zen 4 "
-                    "EPYC: 576 more measurements, 121 s, no measured latency gain; VGG-16 at 1,000 on a Zen 5 VM: 450 "
-                    "more, 10%% faster); 0 (default) leaves it out")
-    wm.add_argument("--confirm-rounds", type=int, default=3, help="interleaved rounds of --confirm-top's measurements")
-    wm.add_argument("--confirm-share", type=float, default=0.0, help="with --confirm-top: count its measurements in "
-                    "--trials, keeping this share of them (0 < F < 1) back from the search for it; the heaviest tasks "
-                    "(calls x best time) are confirmed first, while the share lasts. 0 (default): outside --trials")
+    wm_actions: list[argparse.Action] = []
+
+    def wm_arg(*a: Any, **k: Any) -> None:
+        wm_actions.append(wm.add_argument(*a, **k))
+
+    wm_arg("--input-shape", help="model input shape, e.g. 1,3,224,224 (default: the model's or that)")
+    wm_arg("--allocator", choices=["gradient", "round-robin"], default="gradient",
+           help="how the --trials budget is shared among the model's tasks")
+    wm_arg("--round-size", type=int, default=16, help="measurements a task gets per allocation round")
+    wm_arg("--no-templates", action="store_true", help="tune every task on MetaSchedule's design space")
+    wm_arg("--conv-space", choices=["reduced", "full", "tails"], default="full", help=CONV_SPACE_HELP)
+    wm_arg("--layout", choices=LAYOUT_CHOICES, default=DEFAULT_LAYOUT,
+           help="activation layout of the convolutions: auto (blocked, NCHW[x]c with x = this CPU's fp32 "
+                "vector lanes), a named block (NCHW8c, NCHW16c, ...), or NCHW (plain)")
+    wm_arg("--winograd", choices=WINOGRAD_CHOICES, default="auto",
+           help="auto (default): blocked 3x3 stride-1 convolutions at batch 1 run as Winograd F(4,3) on "
+                "outputs of 24x24 or more, F(2,3) below (2.25-4x fewer multiplications; fp32 error near "
+                "1e-6 of the output scale); off: every convolution direct")
+    wm_arg("--compare", default=DEFAULT_COMPARE, help="also check and time: eager (PyTorch), frozen "
+           "(torch.jit.freeze + optimize_for_inference), onnxruntime (CPU EP; pip install 'tensortune[peers]'), "
+           "untuned (TVM), plain-tvm (TVM's own import + static_shape_tuning_pipeline on our export), "
+           "metaschedule (MetaSchedule's tuner with the same budget); comma separated, or empty")
+    wm_arg("--out", help="write the model report (JSON) here (default: tensortune-MODEL/report.json beside --db)")
+    wm_arg("--rounds", type=int, default=10, help=ROUNDS_HELP)
+    wm_arg("--confirm-share", type=float, default=0.0, help="with --confirm-top: count its measurements in "
+           "--trials, keeping this share of them (0 < F < 1) back from the search for it; the heaviest tasks "
+           "(calls x best time) are confirmed first, while the share lasts. 0 (default): outside --trials")
+    t.add_argument("--confirm-top", type=int, default=0,
+                   help="K >= 2: once the budget is spent, measure each task's best K configs again in interleaved "
+                   "rounds and keep (and build) the one with the best median, so a single lucky measurement does not "
+                   "win; a layer, a conv or a dense: after its own run, a whole model: after its budget (not counted in "
+                   "--trials unless --confirm-share; ResNet-18 on a Zen 4 EPYC: 576 more measurements, 121 s, no "
+                   "measured latency gain; VGG-16 at 1,000 on a Zen 5 VM: 450 more, 10%% faster); 0 (default) leaves "
+                   "it out")
+    t.add_argument("--confirm-rounds", type=int, default=3, help="interleaved rounds of --confirm-top's measurements")
+    # refused, not ignored, where the run is not the whole-model flow (tune_cmds.check_per_task_options)
+    t.set_defaults(whole_model_only=[(a.dest, a.option_strings[0], a.default) for a in wm_actions])
     _add_run_args(t, 64)
     t.set_defaults(func=cmd_tune)
 

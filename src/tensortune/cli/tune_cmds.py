@@ -185,11 +185,59 @@ def _prior(args: argparse.Namespace, storage: Any, task: Task, con: Any) -> Any:
     return prior or None
 
 
+def check_per_task_options(args: argparse.Namespace) -> None:
+    """Options of the whole-model flow mean nothing to a run that tunes its tasks one by one (a layer, a conv, a
+    dense, ``--model`` with ``--tasks`` or off this CPU): one given another value than its default is refused, not
+    ignored. ``--confirm-top`` works on both."""
+    if args.confirm_top == 1 or args.confirm_top < 0 or args.confirm_rounds < 1:
+        raise UserError(f"--confirm-top must be 0 (off) or at least 2, and --confirm-rounds at least 1 (got "
+                        f"{args.confirm_top}, {args.confirm_rounds})")
+    for dest, flag, default in getattr(args, "whole_model_only", ()):
+        if getattr(args, dest, default) != default:
+            run = ("a model's tasks one by one (--tasks)" if args.model and args.tasks else
+                   f"a model's layers one by one on {args.target}" if args.model else "one task at a time")
+            raise UserError(f"{flag} applies to a whole-model run (--model without --tasks, on llvm); this run tunes "
+                            f"{run}")
+
+
+def _confirm(args: argparse.Namespace, task: Task, summary: Any, measurer: Any, storage: Any, con: Any) -> None:
+    """``--confirm-top``: the task's best configs measured again in interleaved rounds, after its run
+    (:func:`tensortune.models.confirm.confirm_task`; not counted in ``--trials``, as for a whole model)."""
+    from tensortune.models.confirm import confirm_task
+
+    if not args.confirm_top:
+        return
+    if summary.stop_reason == "time budget spent":
+        con.print(f"  confirmed: nothing for {task.name} (the time limit was reached; --confirm-top measures after "
+                  "the budget)")
+        return
+    before = storage.best(task.key, task.target_json, k=1, run_id=summary.run_id)
+    t0 = time.perf_counter()
+    got = confirm_task(task, summary.run_id, measurer=measurer, storage=storage, tuner=_label(args.tuner, args),
+                       seed=args.seed, top=args.confirm_top, rounds=args.confirm_rounds)
+    if got is None:
+        con.print(f"  confirmed: nothing for {task.name} (fewer than two good configs, or its best already "
+                  "confirmed by an earlier run of this command)")
+        return
+    n, changed = got
+    after = storage.best(task.key, task.target_json, k=1, run_id=summary.run_id)
+    con.print(f"  confirmed: {task.name}'s best {args.confirm_top} configs measured again in {args.confirm_rounds} "
+              f"interleaved rounds ({n} measurements, not counted in --trials, {time.perf_counter() - t0:.0f} s); "
+              + (f"its best is now another config, {_us(after)} by the median of its repeats (before: "
+                 f"{_us(before)})" if changed else f"its best kept its place, {_us(after)} by the median of its "
+                 "repeats"))
+
+
+def _us(rows: list[Any]) -> str:
+    return f"{rows[0].cost * 1e6:.1f} us" if rows else "-"
+
+
 def cmd_tune(args: argparse.Namespace) -> int:
     from tensortune.tuners import Tuner, create
 
     if _whole_model(args):
         return cmd_tune_model(args)
+    check_per_task_options(args)
     target = parse_target_arg(args.target)
     check_tuner([args.tuner])
     tasks = _tasks(args, target)
@@ -217,6 +265,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
                           initial_configs=prior.initial_configs() if prior else None)
             s = tuner.run()
             summaries.append(s)
+            _confirm(args, t, s, measurer, storage, con)
             explored = getattr(strat, "explored", 0)
             if explored:
                 con.print(f"  transfer: no other task's records ranked this task's measurements better than chance, "
