@@ -260,9 +260,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
                            **_recipe_options(args))
             if glimpses[t.key] is not None:
                 con.print(f"  glimpse: {len(glimpses[t.key].first_plan)} first configs from the prior, validity vote on")
+            # --confirm-top measures the best configs again after the run: the loop's own single re-measure of its
+            # incumbent would only add a figure that overrides the confirmed one on a rerun
             tuner = Tuner(t, strat, measurer, storage, budget, tuner_name=_label(args.tuner, args), seed=args.seed,
                           batch_size=args.batch_size, progress=not args.no_progress, wait=args.wait,
-                          initial_configs=prior.initial_configs() if prior else None)
+                          initial_configs=prior.initial_configs() if prior else None,
+                          remeasure_best=not args.confirm_top)
             s = tuner.run()
             summaries.append(s)
             _confirm(args, t, s, measurer, storage, con)
