@@ -1,6 +1,6 @@
 #!/bin/bash
 # Stop 103, a Zen 4 VM with AVX-512 (AMD EPYC, family 25 model 17, LLVM `znver4`), nothing else running, after
-# autotvm5.sh and the CI. The whole-model grid issue 19's closing report asks for, with today's code (2f462fd: the
+# autotvm5.sh and the CI. The whole-model grid issue 19's closing report asks for, with today's code (43c1f59: the
 # whole-model flow unchanged since stop 98), at seed 0: VGG-16 at 200, 500 and 1,000 measurements with and without
 # transfer (on this CPU only 200 with and 1,000 without were measured, stops 91 and 100), then ResNet-18's if time
 # allows (stop 91's grid was the code before stops 92-99), each model's six libraries in one interleaved latency set.
