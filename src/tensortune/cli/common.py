@@ -113,6 +113,13 @@ def measurer_for(args: argparse.Namespace, target: dict) -> Any:
                        run_threads=int(target.get("num-cores", os.cpu_count() or 1)))
 
 
+def check_confirm(args: argparse.Namespace) -> None:
+    """``--confirm-top`` / ``--confirm-rounds`` of ``tune`` (a whole model or one task at a time)."""
+    if args.confirm_top == 1 or args.confirm_top < 0 or args.confirm_rounds < 1:
+        raise UserError(f"--confirm-top must be 0 (off) or at least 2, and --confirm-rounds at least 1 (got "
+                        f"{args.confirm_top}, {args.confirm_rounds})")
+
+
 def parse_target_arg(text: str) -> dict:
     from tensortune.core.targets import parse_target
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from tensortune.cli.common import (
     UserError,
+    check_confirm,
     check_out_file,
     check_tuner,
     console,
@@ -152,9 +153,7 @@ def cmd_tune_model(args: argparse.Namespace) -> int:
     if args.early_stopping is not None:
         raise UserError("--early-stopping applies to one task; a whole model's allocator already rests a task "
                         "that stops improving (use --trials or --time-limit for the whole model)")
-    if args.confirm_top == 1 or args.confirm_top < 0 or args.confirm_rounds < 1:
-        raise UserError(f"--confirm-top must be 0 (off) or at least 2, and --confirm-rounds at least 1 (got "
-                        f"{args.confirm_top}, {args.confirm_rounds})")
+    check_confirm(args)
     if not 0.0 <= args.confirm_share < 1.0 or (args.confirm_share and not args.confirm_top):
         raise UserError(f"--confirm-share takes a share of --trials in [0, 1) and needs --confirm-top (got "
                         f"{args.confirm_share}{'' if args.confirm_top else ' without --confirm-top'})")

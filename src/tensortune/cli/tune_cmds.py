@@ -12,6 +12,7 @@ from typing import Any
 
 from tensortune.cli.common import (
     UserError,
+    check_confirm,
     check_tuner,
     console,
     corpus_for,
@@ -189,9 +190,7 @@ def check_per_task_options(args: argparse.Namespace) -> None:
     """Options of the whole-model flow mean nothing to a run that tunes its tasks one by one (a layer, a conv, a
     dense, ``--model`` with ``--tasks`` or off this CPU): one given another value than its default is refused, not
     ignored. ``--confirm-top`` works on both."""
-    if args.confirm_top == 1 or args.confirm_top < 0 or args.confirm_rounds < 1:
-        raise UserError(f"--confirm-top must be 0 (off) or at least 2, and --confirm-rounds at least 1 (got "
-                        f"{args.confirm_top}, {args.confirm_rounds})")
+    check_confirm(args)
     for dest, flag, default in getattr(args, "whole_model_only", ()):
         if getattr(args, dest, default) != default:
             run = ("a model's tasks one by one (--tasks)" if args.model and args.tasks else
