@@ -46,7 +46,26 @@ def test_resume_continues_without_repeats(db_path):
     recs = SQLiteStorage(db_path).records(run_id=s1.run_id, kind="trial")
     assert len(recs) == 48 and len({r.config_index for r in recs}) == 48
     _, m3, s3 = _run(db_path, "autotvm", trials=48)
-    assert s3.trials == 48 and sum(len(b) for b in m3.calls) == 1  # only the incumbent re-measure
+    # a finished run resumed measures nothing: it reports the re-measurement the run stored of its incumbent (stop 104)
+    assert s3.trials == 48 and sum(len(b) for b in m3.calls) == 0
+    again = SQLiteStorage(db_path).records(run_id=s1.run_id, kind="remeasure")
+    assert len(again) == 2  # s1's and s2's; none from s3
+    assert s3.best_remeasured and s3.best_cost == again[-1].cost == s2.best_cost
+    assert s3.best_config == s2.best_config
+
+
+def test_resumed_finished_run_measures_its_incumbent_when_no_good_remeasure_is_stored(db_path):
+    _, _, s1 = _run(db_path, "autotvm", trials=24, remeasure_best=False)
+    assert not SQLiteStorage(db_path).records(run_id=s1.run_id, kind="remeasure")
+    # nothing stored: the rerun measures the incumbent; that measurement fails (every first knob index fails)
+    broken = LandscapeMeasurer((1, 2, 1, 0, 1), fail_first=tuple(range(64)))
+    _, m2, s2 = _run(db_path, "autotvm", trials=24, measurer=broken)
+    assert s2.resumed == 24 and [len(b) for b in m2.calls] == [1] and not s2.best_remeasured
+    assert "re-measuring the best config failed" in s2.stop_reason
+    # a failed re-measurement is no figure: the next rerun measures the incumbent again
+    _, m3, s3 = _run(db_path, "autotvm", trials=24)
+    assert [len(b) for b in m3.calls] == [1] and s3.best_remeasured
+    assert [r.ok for r in SQLiteStorage(db_path).records(run_id=s1.run_id, kind="remeasure")] == [False, True]
 
 
 def test_failures_recorded_and_counted(db_path):

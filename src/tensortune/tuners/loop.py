@@ -234,7 +234,7 @@ class Tuner:
                     cb(BatchEvent(s, batch, results))
                 if bar:
                     bar.update()
-            if self.remeasure_best and s.best_config is not None:
+            if self.remeasure_best and s.best_config is not None and not self._stored_remeasure(s):
                 self._remeasure(s)
         finally:
             if bar:
@@ -244,6 +244,22 @@ class Tuner:
         s.plan_lengths = list(self.strategy.plan_lengths)
         s.wall_seconds = time.perf_counter() - start
         return s
+
+    def _stored_remeasure(self, s: TuneSummary) -> bool:
+        """A rerun that measured nothing new (a finished run resumed) takes the run's stored re-measurement of its
+        incumbent, the latest, instead of measuring it once more: rerunning a finished command changes nothing
+        (before stop 104 each rerun added a ``remeasure`` record and moved the reported best). False where this call
+        measured trials or the run holds no ok re-measurement of that config."""
+        if s.trials != s.resumed or s.best_config is None:
+            return False
+        idx = self.task.space.index_of(self.task.space.from_json(s.best_config))
+        again = [r for r in self.storage.records(self.task.key, self.task.target_json, self.run_id, kind="remeasure")
+                 if r.ok and r.config_index == idx]
+        if not again:
+            return False
+        s.best_cost = again[-1].cost
+        s.best_remeasured = True
+        return True
 
     def _remeasure(self, s: TuneSummary) -> None:
         """Measure the incumbent again so the reported figure is not a lucky outlier."""
