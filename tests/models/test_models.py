@@ -452,6 +452,13 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     assert not alive, [" ".join(p.cmdline())[:300] for p in alive]  # no peer or worker process left
     report = json.loads(rep.read_text())
     assert report["trials"] == 24
+    # where the tuning time went (stop 104): measuring, search, transfer sources and the rest add up to the wall time
+    split = report["tuning_split_s"]
+    assert set(split) == {"measure_s", "search_s", "prior_s", "rest_s"} and split["measure_s"] > 0
+    assert split["search_s"] > 0 and all(v >= 0 for v in split.values())
+    assert sum(split.values()) == pytest.approx(report["tuning_wall_s"], abs=0.01)
+    assert sum(t["measure_s"] for t in report["tasks"]) == pytest.approx(split["measure_s"], abs=0.01)
+    assert sum(t["search_s"] for t in report["tasks"]) == pytest.approx(split["search_s"], abs=0.01)
     hows = {t["tuned_by"] for t in report["tasks"]}
     assert "tensortune template" in hows  # the convolutions
     assert sum(t["trials"] for t in report["tasks"]) == 24
@@ -479,6 +486,7 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     tuned_convs = {t["name"] for t in report["tasks"] if t["best_s"] and t["kind"] == "conv2d"}
     assert tuned_convs and tuned_convs <= set(report["plain_tvm_applied"])
     printed = capsys.readouterr().out
+    assert f"measuring {split['measure_s']:.0f} s" in printed  # the tuning time's split, under the task table
     assert "per task inside the built model" in printed and "alone now us" in printed and "Unroll hint" not in printed
     assert "the profiled inferences (instrumented, in the timing rounds) sum to" in printed  # beside the latency
     assert os.path.getsize(report["log_path"]) > 0  # TVM's own lines went to the run's log
@@ -490,7 +498,8 @@ def test_tune_user_model_end_to_end_and_export(task_env, capsys) -> None:
     prof_out = task_env / "profile.json"
     assert main(["profile", "--model", f"{src}:Tiny", "--layout", "NCHW", "--db", str(db), "--out", str(prof_out),
                  "--rounds", "12"]) == 0
-    assert "per task inside the built model" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "per task inside the built model" in printed and "tuning time" not in printed  # nothing tuned here
     again = json.loads(prof_out.read_text())
     assert {p["task"] for p in again["profile"]} == set(prof) and again["latency_ms"]["tensortune"] > 0
     assert len(again["repeats_ms"]["tensortune"]) == 12  # --rounds: one repeat per round

@@ -59,7 +59,8 @@ def run_dir(args: argparse.Namespace, model: str) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(args.db)), f"tensortune-{model}")
 
 
-def render_tasks(con: Any, res: Any) -> None:
+def render_tasks(con: Any, res: Any, timing: bool = True) -> None:
+    """The per-task table; ``timing``: and where the tuning time went (not for a stored run read back)."""
     from rich.table import Table
 
     tab = Table(title=f"tasks ({res.trials} measurements, {res.wall_seconds:.0f} s)")
@@ -69,6 +70,12 @@ def render_tasks(con: Any, res: Any) -> None:
         tab.add_row(str(i), r.name[:56], str(r.weight), f"{r.flops / 1e6:.1f}", r.how, str(r.trials),
                     f"{r.best_s * 1e6:.1f}" if r.best_s < float("inf") else "-", f"{r.gflops:.1f}" if r.gflops else "-")
     con.print(tab)
+    if not timing:
+        return
+    t = res.time_split()
+    con.print(f"tuning time {res.wall_seconds:.0f} s: measuring {t['measure_s']:.0f} s, search (cost model and explorer) "
+              f"{t['search_s']:.0f} s, reading transfer sources {t['prior_s']:.0f} s, the rest (extracting tasks, "
+              f"storing, confirming) {t['rest_s']:.0f} s")
 
 
 def render_profile(con: Any, rep: Any) -> None:
@@ -249,7 +256,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     if not any(r.best_values for r in res.rows):
         raise UserError(f"{args.db} holds no tuned schedule of {model.name} for recipe {args.tuner}, seed {args.seed}")
     con = console()
-    render_tasks(con, res)
+    render_tasks(con, res, timing=False)
     try:
         # --compare metaschedule: MetaSchedule at the stored run's budget (resumed from the run's work dir)
         rep, _ = evaluate(model, target, res, compare=_compare(args.compare), work_dir=run_dir(args, model.name),

@@ -48,6 +48,11 @@ class TaskRow:
     best_values: dict[str, Any] | None = None
     errors: int = 0
     seconds: float = 0.0
+    # where ``seconds`` went (stop 104): the Tuner's measuring and search (the strategy's ask and tell: cost-model fits
+    # and the explorer), and reading the transfer sources of the database and corpus before each round
+    measure_seconds: float = 0.0
+    search_seconds: float = 0.0
+    prior_seconds: float = 0.0
     transfer_records: int = 0  # records of other tasks its last round's cost model learned from
     corpus_records: int = 0  # of those, records of the shipped corpus
 
@@ -66,6 +71,15 @@ class ModelTuneResult:
     allocation: list[int] = field(default_factory=list)  # task row index per round
     stop_reason: str = ""  # why tuning stopped before the budget was spent ("" when it was spent)
     confirm: ConfirmSummary | None = None  # the top configs measured again before the build (None: not done)
+
+    def time_split(self) -> dict[str, float]:
+        """Seconds of ``wall_seconds`` spent measuring, searching and reading transfer sources, summed over the
+        tasks, and the rest (extracting the tasks, storing, allocating, confirming)."""
+        parts = {"measure_s": sum(r.measure_seconds for r in self.rows),
+                 "search_s": sum(r.search_seconds for r in self.rows),
+                 "prior_s": sum(r.prior_seconds for r in self.rows)}
+        parts["rest_s"] = max(0.0, self.wall_seconds - sum(parts.values()))
+        return {k: round(v, 3) for k, v in parts.items()}
 
     def schedules(self) -> list[TunedSchedule]:
         return [TunedSchedule(r.task.workload.mod, r.template, r.best_values, r.best_s,  # type: ignore[union-attr]
@@ -203,7 +217,9 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r, p = units[i], progress[i]
         assert r.task is not None
         n = min(round_size, search - spent, p.space_size - p.trials)
+        t_prior = time.perf_counter()
         prior = TransferPrior.from_storage(storage, r.task, seed, cache, corpus) if transfer else None
+        r.prior_seconds += time.perf_counter() - t_prior
         # the sources fade on the round, as before stop 55 (``transfer.prior.FADE``'s 64 is the layer recipes'):
         # ResNet-18 at 200 with the 64 measured 9.73, 10.31 and 9.09 ms in three runs (seeds 0-2) against 9.14 for
         # a run on the round, in one timing set (results/transfer/models-rocketlake-s55)
@@ -229,6 +245,8 @@ def _tune_tasks(rows: list[TaskRow], tuned: list[TaskRow], fused: Any, tasks: li
         r.transfer_records = prior.n_records if prior else 0
         r.corpus_records = prior.n_corpus_records if prior else 0
         r.seconds += time.perf_counter() - t0
+        r.measure_seconds += s.measure_seconds
+        r.search_seconds += s.search_seconds
         got = s.trials - p.trials
         spent += got
         p.trials = r.trials = s.trials

@@ -142,6 +142,8 @@ class ModelReport:
     trials: int
     tuning_wall_s: float
     tasks: list[dict[str, Any]]
+    # ``tuning_wall_s`` split: measuring, searching, reading transfer sources, the rest (``ModelTuneResult.time_split``)
+    tuning_split_s: dict[str, float] = field(default_factory=dict)
     profile: list[ProfileRow] = field(default_factory=list)
     profile_other_ms: float = 0.0
     latency_ms: dict[str, float] = field(default_factory=dict)
@@ -173,7 +175,9 @@ class MismatchError(ValueError):
 
 def _tasks_json(result: ModelTuneResult) -> list[dict[str, Any]]:
     return [{"name": r.name, "kind": r.kind, "calls": r.weight, "flops": r.flops, "tuned_by": r.how,
-             "trials": r.trials, "best_s": r.best_s if r.best_s < float("inf") else None} for r in result.rows]
+             "trials": r.trials, "best_s": r.best_s if r.best_s < float("inf") else None,
+             "measure_s": round(r.measure_seconds, 3), "search_s": round(r.search_seconds, 3),
+             "prior_s": round(r.prior_seconds, 3)} for r in result.rows]
 
 
 def checked_build(model: ImportedModel, target: dict[str, Any], result: ModelTuneResult, reference: BuiltModel,
@@ -241,7 +245,7 @@ def evaluate(model: ImportedModel, target: dict[str, Any], result: ModelTuneResu
     builds["tensortune"], wrong = checked_build(model, target, result, reference, x, storage=storage, recipe=recipe,
                                                 seed=seed, log_path=log_path, status=status)
     rep = ModelReport(model.name, list(model.input_shape), target, threads, result.trials, result.wall_seconds,
-                      _tasks_json(result), wrong_kernels=wrong, log_path=log_path,
+                      _tasks_json(result), tuning_split_s=result.time_split(), wrong_kernels=wrong, log_path=log_path,
                       confirm=asdict(result.confirm) if result.confirm is not None else None)
     if "untuned" in compare:
         builds["TVM untuned"] = reference
