@@ -250,7 +250,8 @@ class Tuner:
         incumbent, the latest, instead of measuring it once more: rerunning a finished command changes nothing
         (before stop 104 each rerun added a ``remeasure`` record and moved the reported best). False where this call
         measured trials or the run holds no ok re-measurement of that config."""
-        if s.trials != s.resumed or s.best_config is None:
+        assert s.best_config is not None  # the caller's condition
+        if s.trials != s.resumed:
             return False
         idx = self.task.space.index_of(self.task.space.from_json(s.best_config))
         again = [r for r in self.storage.records(self.task.key, self.task.target_json, self.run_id, kind="remeasure")
