@@ -63,6 +63,25 @@ def test_malformed_import_and_export_overwrite(tmp_path, capsys):
     assert out.read_text() == "keep me"
 
 
+def test_summary_line_splits_this_calls_time_and_names_resumed_measurements():
+    from helpers import landscape_task
+    from tensortune.cli.tune_cmds import summary_line
+    from tensortune.tuners.loop import TuneSummary
+
+    fresh = TuneSummary(landscape_task(), "autotvm", "r", 0, trials=20, errors=1, wall_seconds=10.0,
+                        measure_seconds=7.0, search_seconds=2.0, storage_seconds=0.5, stop_reason="budget spent")
+    line = summary_line(fresh)
+    assert line.startswith(f"{fresh.task.name}: 20 measurements, 1 failed; 10.0 s: measuring 7.0 s")
+    assert "search and cost model 2.0 s, storing 0.5 s, the rest 0.5 s; budget spent" in line
+    assert "resumed" not in line
+    # a finished run's rerun: nothing measured in this call, its time is restoring the search
+    rerun = TuneSummary(landscape_task(), "autotvm", "r", 0, trials=20, resumed=20, wall_seconds=1.0,
+                        search_seconds=0.9, stop_reason="budget spent")
+    line = summary_line(rerun)
+    assert "20 measurements (0 in this call, 20 resumed), 0 failed; 1.0 s: measuring 0.0 s" in line
+    assert "search and cost model 0.9 s" in line and "the rest 0.1 s" in line and "% of wall time" not in line
+
+
 @pytest.mark.slow
 def test_tune_best_export_import_compare(tmp_path, capsys):
     db, db2 = tmp_path / "a.db", tmp_path / "b.db"
@@ -115,7 +134,9 @@ def test_tune_one_layer_confirms_its_best_configs(tmp_path, capsys):
     assert all(r in confirmed for r in recs if r.kind == "remeasure")
     # a rerun on the same database finds the run's budget spent and its best configs confirmed: nothing measured
     assert main(argv) == 0
-    assert "confirmed: nothing" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "confirmed: nothing" in out
+    assert "12 measurements (0 in this call, 12 resumed)" in out and "measuring 0.0 s" in out
     assert len(SQLiteStorage(str(db), readonly=True).records()) == len(recs)
 
 

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tensortune.cli.common import (
     UserError,
@@ -25,6 +25,9 @@ from tensortune.cli.model_cmds import cmd_tune_model
 from tensortune.cli.records_cmds import print_best
 from tensortune.core.values import Task
 from tensortune.templates import make_task
+
+if TYPE_CHECKING:
+    from tensortune.tuners.loop import TuneSummary
 
 
 def _parse_conv(text: str) -> Any:
@@ -277,10 +280,23 @@ def cmd_tune(args: argparse.Namespace) -> int:
                 con.print(f"  resumed {s.resumed} stored measurements of run {s.run_id}")
     print_best(storage, [(t.key, t.target_json) for t in tasks], con)
     for s in summaries:
-        con.print(f"{s.task.name}: {s.trials} measurements ({s.errors} failed), {s.wall_seconds:.0f} s, "
-                      f"search+training {100 * s.search_seconds / max(s.wall_seconds, 1e-9):.1f}% of wall time; {s.stop_reason}")
+        con.print(summary_line(s))
     con.print(f"records stored in {args.db}")
     return 0
+
+
+def summary_line(s: TuneSummary) -> str:
+    """One line per tuned task: its measurements and where this call's wall time went. A resumed run's stored
+    measurements were timed by the session that made them, so the line says how many of them this call made (before
+    stop 105 a finished run's rerun read "search+training 99.8% of wall time": restoring the search, nothing
+    measured)."""
+    head = f"{s.trials} measurements"
+    if s.resumed:
+        head += f" ({s.trials - s.resumed} in this call, {s.resumed} resumed)"
+    rest = max(s.wall_seconds - s.measure_seconds - s.search_seconds - s.storage_seconds, 0.0)
+    return (f"{s.task.name}: {head}, {s.errors} failed; {s.wall_seconds:.1f} s: measuring {s.measure_seconds:.1f} s, "
+            f"search and cost model {s.search_seconds:.1f} s, storing {s.storage_seconds:.1f} s, "
+            f"the rest {rest:.1f} s; {s.stop_reason}")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
