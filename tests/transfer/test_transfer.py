@@ -879,6 +879,92 @@ def test_the_transfer_report_counts_a_run_that_never_reaches_as_infinite(tmp_pat
     assert cells[3:9] == ["2", "3/3", "100.0%", "> 4", "1/3", "40.0%"]
 
 
+def test_a_runs_share_curve_reaches_where_the_report_credits_it():
+    """The figure's curve of a run: a replayed run's best-so-far over the optimum; a live run's best confirmed
+    median among the configs measured so far (an unconfirmed config counts 0), so it first reaches 95% at the
+    measurement :func:`live_reach` credits, not where its own lucky reading would put it."""
+    from tensortune.bench.transfer import live_reach, share_curve
+
+    doc = _passes_doc()
+    conf = {"1": 100.0, "2": 50.0}
+    for run, at in zip(doc["runs"], (50, 2), strict=True):
+        curve = share_curve(run, 100.0, conf)
+        assert len(curve) == 50 and np.all(np.diff(curve) >= 0)
+        assert trials_to_reach(list(curve), 0.95) == live_reach(run, conf, 95.0)[0] == at
+    without = share_curve(doc["runs"][0], 100.0, conf)
+    assert without[18] == 0.0 and without[19] == 0.5 and without[48] == 0.5 and without[49] == 1.0
+    # a replayed run (or a live one from before ``measured`` was kept): its own curve over the optimum
+    assert list(share_curve({"curve": [20.0, 50.0, 50.0]}, 50.0)) == [0.4, 1.0, 1.0]
+    assert list(share_curve({"curve": [20.0, 50.0], "top": [[3, 2, 50.0]]}, 100.0, conf)) == [0.2, 0.5]
+
+
+def _report_doc() -> dict:
+    """A finished replay bench: L7 and L8 held out, autotvm, 3 seeds, 4 measurements; one run with transfer
+    reaches 95% (at 2), the others never (40%); every run without transfer reaches at 2."""
+    cfg = {"layers": ["L7", "L8"], "recipes": ["autotvm"], "seeds": [0, 1, 2], "trials": 4, "reach": 0.95,
+           "features": ["knobs"]}
+    runs = []
+    for layer in ("L7", "L8"):
+        for seed in range(3):
+            runs.append({"layer": layer, "recipe": "autotvm", "seed": seed, "transfer": False, "sources": [],
+                         "curve": [50.0, 100.0, 100.0, 100.0]})
+            late = [10.0, 100.0, 100.0, 100.0] if seed == 0 else [10.0, 20.0, 30.0, 40.0]
+            runs.append({"layer": layer, "recipe": "autotvm", "seed": seed, "transfer": True, "features": "knobs",
+                         "sources": ["x"], "curve": late})
+    return {"config": cfg, "command": "test", "runs": runs, "optimum": {"L7": 100.0, "L8": 100.0}}
+
+
+def test_the_transfer_report_draws_each_layers_curves_without_and_with_transfer(tmp_path, monkeypatch):
+    """`curves.png`: a panel per held-out layer, in it one median-and-range line per cell (without transfer
+    dashed, with it solid, the same colour in every panel), its legend giving the cell's measurements to 95%;
+    the report shows the figure."""
+    import matplotlib.image
+
+    import tensortune.bench.transfer as tr
+    from tensortune.bench.report import plot_band
+
+    drawn: list[tuple[str, list[list[float]], str, str]] = []
+
+    def spy(ax, curves, label, *, color=None, ls="-"):
+        drawn.append((label, np.asarray(curves).tolist(), color, ls))
+        return plot_band(ax, curves, label, color=color, ls=ls)
+
+    monkeypatch.setattr(tr, "plot_band", spy)
+    text = tr.write_transfer_report(_report_doc(), tmp_path).read_text()
+    assert "![" in text and "](curves.png)" in text
+    assert [(label, ls) for label, _, _, ls in drawn] == [("autotvm without: 2", "--"),
+                                                           ("autotvm with (knobs): > 4", "-")] * 2
+    assert drawn[0][1] == [[0.5, 1.0, 1.0, 1.0]] * 3 and drawn[1][1][1] == [0.1, 0.2, 0.3, 0.4]
+    assert drawn[0][2] == drawn[2][2] != drawn[1][2] == drawn[3][2]
+    image = matplotlib.image.imread(tmp_path / "curves.png")
+    assert image.shape[0] > 200 and image.shape[1] > image.shape[0]  # two panels side by side
+
+
+def test_bench_transfer_report_only_writes_the_report_of_a_finished_file_again(tmp_path, capsys):
+    """`bench transfer --report-only --out DIR`: report.md and curves.png from DIR/results.json, nothing run;
+    a directory without one, or with another suite's, is one clear error."""
+    import json
+
+    from tensortune.cli.main import main
+
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "results.json").write_text(json.dumps(_report_doc()))
+    assert main(["bench", "transfer", "--report-only", "--out", str(out)]) == 0
+    report = (out / "report.md").read_text()
+    row = next(line for line in report.splitlines() if line.startswith("| L8 |"))
+    assert [c.strip() for c in row.strip("|").split("|")][3:9] == ["2", "3/3", "100.0%", "> 4", "1/3", "40.0%"]
+    assert (out / "curves.png").stat().st_size > 0 and json.loads((out / "results.json").read_text()) == _report_doc()
+    capsys.readouterr()
+    assert main(["bench", "transfer", "--report-only", "--out", str(tmp_path / "none")]) == 2
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "results.json").write_text(json.dumps({"config": {"budgets": [8]}, "traces": []}))
+    assert main(["bench", "transfer", "--report-only", "--out", str(tmp_path / "other")]) == 2
+    err = capsys.readouterr().err
+    assert "no " in err and "results.json" in err and "is not a finished `bench transfer` results file" in err
+    assert not (tmp_path / "other" / "report.md").exists()
+
+
 def test_first_configs_are_mapped_on_knob_features_when_the_model_learns_on_schedule_features(tables, monkeypatch,
                                                                                              tmp_path):
     """With PerStoreFeature as the cost model's features, the sources' rows are in those features; the mapping

@@ -39,8 +39,15 @@ def plot_best_curves(ax, runs: list[RunTrace], label: str, *, transform: Any = N
     curves = np.array([r.curve()[:n] for r in runs])
     if transform is not None:
         curves = transform(curves)
-    x = np.arange(1, n + 1)
-    (line,) = ax.plot(x, np.median(curves, axis=0), label=label, color=color)
+    return plot_band(ax, curves, label, color=color)
+
+
+def plot_band(ax, curves: Any, label: str, *, color: Any = None, ls: str = "-") -> Any:  # type: ignore[no-untyped-def]
+    """One line per measurement count: the median of ``curves`` (runs x measurements, measurement 1 first)
+    and a band from their minimum to their maximum."""
+    curves = np.asarray(curves, dtype=float)
+    x = np.arange(1, curves.shape[1] + 1)
+    (line,) = ax.plot(x, np.median(curves, axis=0), label=label, color=color, ls=ls)
     ax.fill_between(x, curves.min(axis=0), curves.max(axis=0), color=line.get_color(), alpha=0.15)
     return line
 

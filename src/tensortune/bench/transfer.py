@@ -21,11 +21,14 @@ was the best of about 33 three-round medians; the same command with 8 and 7 (sto
 ``results/transfer/loo-znver5-s49/live``) put held-out L4 at 66 against 6 measurements with transfer where
 3 and 3 had said > 120 for both.
 
-Results go to ``results.json`` (a rerun with the same settings resumes) and ``report.md``.
+Results go to ``results.json`` (a rerun with the same settings resumes), ``report.md`` and ``curves.png``
+(each held-out layer's best share of its optimum against measurements, without and with transfer);
+:func:`load_transfer_results` reads a finished file back, for ``--report-only``.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import tempfile
 import time
@@ -35,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.bench.report import table, write_markdown
+from tensortune.bench.report import plot_band, pyplot, save_figure, table, write_markdown
 from tensortune.bench.results import ResultsFile, commands_of
 from tensortune.core.stats import median, trials_to_reach
 
@@ -280,6 +283,18 @@ def live_reach(run: dict[str, Any], confirmed: dict[str, float], target: float,
     return (int(min(hits)) if hits else None), best
 
 
+def share_curve(run: dict[str, Any], opt: float, confirmed: dict[str, float] | None = None) -> np.ndarray:
+    """A run's best share of the layer's optimum ``opt`` after each of its measurements, as the report
+    credits it: a replayed run's best-so-far curve over ``opt``; a live run that kept the configs it
+    measured, with ``confirmed`` medians, the best confirmed median among the configs measured so far (a
+    config that was not confirmed counts 0), so the curve first reaches a share where :func:`live_reach`
+    credits the run. A live run from before ``measured`` was kept: its in-run best-so-far readings."""
+    if confirmed and "measured" in run:
+        got = np.array([confirmed.get(str(int(c)), 0.0) for c in run["measured"]], dtype=float)
+        return np.maximum.accumulate(got) / opt if got.size else got
+    return np.asarray(run["curve"], dtype=float) / opt
+
+
 def run_phase(run: dict[str, Any], confirmed: dict[str, float]) -> float | None:
     """How a live run's own readings compare with the confirmation: the median, over its measurements of
     configs that confirmed (above 0), of the reading over that config's confirmed median. Near 1 the run
@@ -407,6 +422,25 @@ def fewer_cell(without: float, with_: float, trials: int) -> str:
     return f"{without / with_:.1f}x" if np.isfinite(without) else f"> {trials / with_:.1f}x"
 
 
+def load_transfer_results(out: Path) -> dict[str, Any]:
+    """The results file a ``bench transfer`` run wrote into ``out``, to write its report again without
+    measuring; ValueError (with what is wrong) if there is none or it is not one."""
+    import json
+
+    path = out / "results.json"
+    if not path.is_file():
+        raise ValueError(f"--report-only: no {path} (a `bench transfer` run writes it into --out)")
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"--report-only: {path} cannot be read ({e})") from None
+    cfg = doc.get("config") if isinstance(doc, dict) else None
+    if not isinstance(cfg, dict) or not {"layers", "recipes", "trials", "reach"} <= set(cfg) \
+            or not isinstance(doc.get("runs"), list) or "optimum" not in doc:
+        raise ValueError(f"--report-only: {path} is not a finished `bench transfer` results file")
+    return doc
+
+
 def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
     cfg = doc["config"]
     reach = cfg["reach"]
@@ -466,9 +500,70 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
                       "credits; per seed below, also counted at its own best configs only), and 'best' is the best "
                       "median among the run's configs.", ""]
     lines += [table(head, rows), ""]
+    if plot_transfer_curves(doc, out / "curves.png"):
+        lines += [f"![best share of each held-out layer's optimum against measurements, without and with transfer: "
+                  f"median and range over seeds; the dotted line is {reach:.0%}](curves.png)", "",
+                  "In the figure (`curves.png`): each held-out layer's best share of its optimum after each "
+                  "measurement, median over seeds (line) and range (band), without transfer dashed and with it "
+                  "solid; a live layer's runs count by their configs' confirmed medians, as the table does. The "
+                  "legend gives each cell's median measurements to the dotted line.", ""]
     lines += _live_passes(doc, reach)
     lines += _live_per_seed(doc, reach)
     return write_markdown(out, lines)
+
+
+def plot_transfer_curves(doc: dict[str, Any], path: Path) -> bool:
+    """One panel per held-out layer: each cell's runs as :func:`share_curve` (median and range over seeds,
+    up to the shortest run), a colour per line (recipe, with or without transfer, features), without
+    transfer dashed, with it solid, and
+    the reach as a dotted line; the legend gives the cell's median measurements to reach. False (nothing
+    written) without runs."""
+    cfg = doc["config"]
+    reach, trials = cfg["reach"], cfg["trials"]
+    live = cfg.get("live", [])
+    layers = [x for x in [*cfg["layers"], *live] if any(r["layer"] == x for r in doc["runs"])]
+    if not layers:
+        return False
+    plt = pyplot()
+    ncols = min(4, len(layers))
+    nrows = math.ceil(len(layers) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False)
+    cells = [(r, f) for r in cfg["recipes"] for f in cfg.get("features", ["knobs"])]
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    # a colour per line, the same in every panel: each recipe without transfer, then with each features
+    keys = [f"{r} {m}" for r in cfg["recipes"] for m in ["without", *cfg.get("features", ["knobs"])]]
+    for ax, layer in zip(axes.flat, layers, strict=False):
+        opt, conf = doc["optimum"][layer], doc.get("confirmed", {}).get(layer)
+        drawn: set[str] = set()
+        for recipe, feats in cells:
+            for transfer in (False, True):
+                runs = _cell_runs(doc, layer, recipe, feats, transfer)
+                key = f"{recipe} {feats if transfer else 'without'}"
+                if not runs or key in drawn:  # the runs without transfer serve every features cell of a recipe
+                    continue
+                colour = colours[keys.index(key) % len(colours)]
+                drawn.add(key)
+                curves = [share_curve(r, opt, conf) for r in runs]
+                n = min(len(c) for c in curves)
+                if n == 0:
+                    continue
+                at = _cell_figures(runs, conf, reach * opt, opt)[0]
+                what = f"with ({feats})" if transfer else "without"
+                plot_band(ax, np.array([c[:n] for c in curves]), f"{recipe} {what}: {_reach_cell(at, trials)}",
+                          color=colour, ls="-" if transfer else "--")
+        ax.axhline(reach, color="k", ls=":", lw=1)
+        ax.set_xscale("log")
+        ax.set_xlim(1, trials)
+        ax.set_ylim(0.4, 1.02)
+        ax.set_title(f"{layer} ({'live' if layer in live else 'replay'}), {len(cfg['seeds'])} seeds", fontsize=10)
+        ax.set_xlabel("measurements")
+        ax.set_ylabel("best share of the optimum")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right", title=f"measurements to {reach:.0%}", title_fontsize=7)
+    for ax in list(axes.flat)[len(layers):]:
+        ax.axis("off")
+    save_figure(fig, path)
+    return True
 
 
 def _live_passes(doc: dict[str, Any], reach: float) -> list[str]:

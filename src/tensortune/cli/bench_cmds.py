@@ -180,8 +180,20 @@ def cmd_bench_ml2tuner(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_transfer(args: argparse.Namespace) -> int:
-    from tensortune.bench.transfer import TransferConfig, run_transfer, write_transfer_report
+    from tensortune.bench.transfer import (
+        TransferConfig,
+        load_transfer_results,
+        run_transfer,
+        write_transfer_report,
+    )
 
+    if args.report_only:  # the report and figure of a finished file again (after the report changed), nothing run
+        try:
+            doc = load_transfer_results(Path(args.out))
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        print(f"report: {write_transfer_report(doc, Path(args.out))}")
+        return 0
     try:
         cfg = TransferConfig(layers=_names(args.layers), recipes=_names(args.recipes), seeds=ints(args.seeds, "--seeds"),
                              trials=args.trials, tables=args.tables, features=_names(args.features),

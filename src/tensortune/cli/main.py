@@ -364,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     tf.add_argument("--recipes", default="autotvm,chameleon", help="model-based recipes")
     tf.add_argument("--seeds", default="0,1,2,3,4,5,6,7,8")
     tf.add_argument("--trials", type=int, default=200, help="measurements per run")
-    tf.add_argument("--out", default="results/transfer", help="report.md and results.json (rerun resumes)")
+    tf.add_argument("--out", default="results/transfer", help="report.md, curves.png and results.json (rerun resumes)")
     tf.add_argument("--tables", default=None, help="table directory, e.g. tables of this CPU made with "
                                                    "`tensortune groundtruth --out DIR` (default: the package's)")
     tf.add_argument("--features", default="knobs", help="what the cost model of a transferred run sees: knobs "
@@ -390,6 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "before). Without them a run that finds many good configs is credited late: its first good ones "
                     "fall out of its best by later readings (stop 101). A rerun that changes this confirms afresh and "
                     "keeps the earlier passes in results.json (superseded_passes)")
+    tf.add_argument("--report-only", action="store_true", help="write report.md and curves.png again from the "
+                    "results.json in --out, measuring nothing (the other options are ignored: the file's own are used)")
     tf.add_argument("--no-progress", action="store_true")
     tf.set_defaults(func=cmd_bench_transfer)
     la = suites.add_parser("latency", help="whole-model latency of written libraries (tensortune build) against each "
