@@ -68,3 +68,46 @@ def test_fit_groups_hands_xgboost_the_size_corrected_group_weights(monkeypatch):
     seen.clear()
     m.fit_groups([*xs, np.zeros((0, 3))], [*ys, np.zeros(0)], [0.5, 1.0, 1.0])
     assert seen[0] == pytest.approx(rank_group_weights([0.5, 1.0], [200, 8]))
+
+
+def test_the_xgboost_models_query_without_a_dmatrix_and_train_on_one_thread(monkeypatch):
+    """Every XGBoost model scores candidates with ``inplace_predict`` (the values ``predict`` on a DMatrix gives),
+    not a DMatrix per query, and builds its training data on its one thread: a DMatrix is built on every core by
+    default, and a search scores a few thousand candidates a plan (stop 106: 14-18 ms a query with another
+    process busy on a 2-core VM, against 0.2-2 ms)."""
+    import xgboost as xgb
+
+    from tensortune.cost_models.ensemble import BootstrapEnsemble
+    from tensortune.cost_models.validity import ValidityModel
+
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 10, size=(200, 4))
+    y = np.exp(-((x[:, 0] - 3) ** 2) / 10.0)
+    q = rng.uniform(0, 10, size=(50, 4))
+    built: list[object] = []
+    real = xgb.DMatrix.__init__
+
+    def spy(self, data, *args, **kw):
+        built.append(kw.get("nthread"))
+        real(self, data, *args, **kw)
+
+    monkeypatch.setattr(xgb.DMatrix, "__init__", spy)
+    rank = XGBoostCostModel(loss="rank", num_rounds=20)
+    rank.fit(x, y)
+    groups = XGBoostCostModel(loss="rank", num_rounds=20)
+    groups.fit_groups([x[:100], x[100:]], [y[:100], y[100:]], [1.0, 0.5])
+    valid = ValidityModel(num_rounds=20)
+    valid.fit(x, y > 0.5)
+    ens = BootstrapEnsemble(members=3, num_rounds=20)
+    ens.fit(x, y)
+    assert built and set(built) == {1}  # every training DMatrix on one thread
+    built.clear()
+    preds = [rank.predict(q), groups.predict(q), valid.predict(q), ens.predict_all(q)]
+    assert built == []  # no DMatrix for a query
+    monkeypatch.setattr(xgb.DMatrix, "__init__", real)
+    # the same values a DMatrix query gives
+    assert np.array_equal(preds[0], rank._booster.predict(xgb.DMatrix(q.astype(np.float32))))
+    assert np.array_equal(preds[1], groups._booster.predict(xgb.DMatrix(q.astype(np.float32))))
+    assert np.array_equal(preds[2], valid._booster.predict(xgb.DMatrix(q.astype(np.float32))) >= 0.5)
+    assert np.array_equal(preds[3], np.stack([b.predict(xgb.DMatrix(q.astype(np.float32))) for b in ens._boosters]))
+    assert preds[2].dtype == bool and 0 < preds[2].sum() < len(q)  # both classes predicted: a real check

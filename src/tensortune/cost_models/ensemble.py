@@ -14,6 +14,7 @@ import numpy as np
 import xgboost as xgb
 
 from tensortune.cost_models.base import training_arrays
+from tensortune.cost_models.xgb import dmatrix, predict
 
 
 class BootstrapEnsemble:
@@ -42,7 +43,7 @@ class BootstrapEnsemble:
         self._boosters = []
         for m in range(self.members):
             rows = rng.integers(0, len(y), len(y))
-            d = xgb.DMatrix(x[rows], label=y[rows])
+            d = dmatrix(x[rows], int(self.params["nthread"]), label=y[rows])
             self._boosters.append(xgb.train({**self.params, "seed": self.seed * 1000 + m}, d,
                                             num_boost_round=self.num_rounds))
 
@@ -50,8 +51,7 @@ class BootstrapEnsemble:
         """(members, n) predictions."""
         if not self._boosters:
             raise RuntimeError("the ensemble is not fitted")
-        d = xgb.DMatrix(np.asarray(x, dtype=np.float32))
-        return np.stack([b.predict(d) for b in self._boosters]).astype(np.float64)
+        return np.stack([predict(b, x) for b in self._boosters]).astype(np.float64)
 
     def predict_mean_std(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = self.predict_all(x)

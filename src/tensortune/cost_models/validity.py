@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import xgboost as xgb
 
+from tensortune.cost_models.xgb import dmatrix, predict
+
 
 class ValidityModel:
     def __init__(self, seed: int = 0, num_rounds: int = 100, max_depth: int = 5, eta: float = 0.1,
@@ -38,7 +40,7 @@ class ValidityModel:
         if self.n_valid == 0 or self.n_invalid == 0:
             self._booster = None  # one class only: nothing to separate yet
             return
-        self._booster = xgb.train(self.params, xgb.DMatrix(x, label=valid.astype(np.float32)),
+        self._booster = xgb.train(self.params, dmatrix(x, int(self.params["nthread"]), label=valid.astype(np.float32)),
                                   num_boost_round=self.num_rounds)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
@@ -46,4 +48,4 @@ class ValidityModel:
         x = np.asarray(x, dtype=np.float32)
         if self._booster is None:
             return np.ones(len(x), dtype=bool)
-        return self._booster.predict(xgb.DMatrix(x)) >= 0.5
+        return predict(self._booster, x) >= 0.5

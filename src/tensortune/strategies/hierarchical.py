@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import xgboost as xgb
 
+from tensortune.cost_models.xgb import dmatrix
 from tensortune.explorers.mappo import MAPPOExplorer
 from tensortune.samplers.confidence import ConfidenceSampler
 from tensortune.space import Config, SearchSpace
@@ -170,13 +171,13 @@ class HierarchicalCodesign(RoundStrategy):
             lay.always_valid = bool(valid.all())
             lay.valid_model = None
             if valid.any() and not valid.all():
-                d = xgb.DMatrix(x, label=valid.astype(np.float32))
+                d = dmatrix(x, int(_XGB["nthread"]), label=valid.astype(np.float32))
                 lay.valid_model = xgb.train({**_XGB, "objective": "binary:logistic", "seed": self.seed}, d,
                                             num_boost_round=self.num_rounds)
             lay.time_model = None
             if valid.sum() >= 2:
                 t = np.log(np.array([s for s in secs if s is not None], dtype=np.float64))
-                d = xgb.DMatrix(x[valid], label=t)
+                d = dmatrix(x[valid], int(_XGB["nthread"]), label=t)
                 lay.time_model = xgb.train({**_XGB, "objective": "reg:squarederror", "seed": self.seed}, d,
                                            num_boost_round=self.num_rounds)
         self._memo.clear()
