@@ -47,8 +47,10 @@ def dmatrix(x: np.ndarray, nthread: int, **kw: object) -> xgb.DMatrix:
 def predict(booster: xgb.Booster, x: np.ndarray) -> np.ndarray:
     """The booster's predictions for the rows of ``x``, without a DMatrix: ``inplace_predict`` reads the array
     where it is, on the booster's own threads (one), and gives the values ``predict`` gives. Building a DMatrix for
-    every query did so on every core: a search scores a few thousand candidates a plan, and with another process
-    busy on this 2-core VM each DMatrix took 14-18 ms where ``inplace_predict`` took 0.2-2 ms (stop 106)."""
+    every query did so on every core, and a search scores a few thousand candidates a plan: with the test suite
+    running beside it on a 2-vCPU VM a query of 64-2,048 rows took 14-18 ms that way against 0.2-2 ms, and held-out
+    L2's replayed run spent 35 of its 49 s building them; on a quiet machine the two ways take 0.3-4 ms alike
+    (stop 106, ``results/transfer/znver4-s106``)."""
     return np.asarray(booster.inplace_predict(np.asarray(x, dtype=np.float32)))
 
 
