@@ -857,11 +857,9 @@ def test_bench_transfer_with_the_corpus_adds_its_similar_tasks_as_faded_sources(
         TransferPrior.from_tables(l8.task, [l7], schedule_cache=str(tmp_path / "c"), corpus=corpus)
 
 
-def test_the_transfer_report_counts_a_run_that_never_reaches_as_infinite(tmp_path):
-    """Two of three runs never reach 95%: the median is not the one that did (it was, when the median skipped
-    infinities, so 1 of 3 reached showed as a median of 2 measurements)."""
-    from tensortune.bench.transfer import write_transfer_report
-
+def _report_doc() -> dict:
+    """A finished replay bench: L7 and L8 held out, autotvm, 3 seeds, 4 measurements; one run with transfer
+    reaches 95% (at 2), the others never (40%); every run without transfer reaches at 2."""
     cfg = {"layers": ["L7", "L8"], "recipes": ["autotvm"], "seeds": [0, 1, 2], "trials": 4, "reach": 0.95,
            "features": ["knobs"]}
     runs = []
@@ -872,7 +870,15 @@ def test_the_transfer_report_counts_a_run_that_never_reaches_as_infinite(tmp_pat
             late = [10.0, 100.0, 100.0, 100.0] if seed == 0 else [10.0, 20.0, 30.0, 40.0]
             runs.append({"layer": layer, "recipe": "autotvm", "seed": seed, "transfer": True, "features": "knobs",
                          "sources": ["x"], "curve": late})
-    doc = {"config": cfg, "command": "test", "runs": runs, "optimum": {"L7": 100.0, "L8": 100.0}}
+    return {"config": cfg, "command": "test", "runs": runs, "optimum": {"L7": 100.0, "L8": 100.0}}
+
+
+def test_the_transfer_report_counts_a_run_that_never_reaches_as_infinite(tmp_path):
+    """Two of three runs never reach 95%: the median is not the one that did (it was, when the median skipped
+    infinities, so 1 of 3 reached showed as a median of 2 measurements)."""
+    from tensortune.bench.transfer import write_transfer_report
+
+    doc = _report_doc()
     text = write_transfer_report(doc, tmp_path).read_text()
     row = next(line for line in text.splitlines() if line.startswith("| L7 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
@@ -896,22 +902,6 @@ def test_a_runs_share_curve_reaches_where_the_report_credits_it():
     # a replayed run (or a live one from before ``measured`` was kept): its own curve over the optimum
     assert list(share_curve({"curve": [20.0, 50.0, 50.0]}, 50.0)) == [0.4, 1.0, 1.0]
     assert list(share_curve({"curve": [20.0, 50.0], "top": [[3, 2, 50.0]]}, 100.0, conf)) == [0.2, 0.5]
-
-
-def _report_doc() -> dict:
-    """A finished replay bench: L7 and L8 held out, autotvm, 3 seeds, 4 measurements; one run with transfer
-    reaches 95% (at 2), the others never (40%); every run without transfer reaches at 2."""
-    cfg = {"layers": ["L7", "L8"], "recipes": ["autotvm"], "seeds": [0, 1, 2], "trials": 4, "reach": 0.95,
-           "features": ["knobs"]}
-    runs = []
-    for layer in ("L7", "L8"):
-        for seed in range(3):
-            runs.append({"layer": layer, "recipe": "autotvm", "seed": seed, "transfer": False, "sources": [],
-                         "curve": [50.0, 100.0, 100.0, 100.0]})
-            late = [10.0, 100.0, 100.0, 100.0] if seed == 0 else [10.0, 20.0, 30.0, 40.0]
-            runs.append({"layer": layer, "recipe": "autotvm", "seed": seed, "transfer": True, "features": "knobs",
-                         "sources": ["x"], "curve": late})
-    return {"config": cfg, "command": "test", "runs": runs, "optimum": {"L7": 100.0, "L8": 100.0}}
 
 
 def test_the_transfer_report_draws_each_layers_curves_without_and_with_transfer(tmp_path, monkeypatch):
