@@ -28,6 +28,7 @@ Results go to ``results.json`` (a rerun with the same settings resumes), ``repor
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import tempfile
@@ -291,7 +292,7 @@ def share_curve(run: dict[str, Any], opt: float, confirmed: dict[str, float] | N
     credits the run. A live run from before ``measured`` was kept: its in-run best-so-far readings."""
     if confirmed and "measured" in run:
         got = np.array([confirmed.get(str(int(c)), 0.0) for c in run["measured"]], dtype=float)
-        return np.maximum.accumulate(got) / opt if got.size else got
+        return np.maximum.accumulate(got) / opt
     return np.asarray(run["curve"], dtype=float) / opt
 
 
@@ -425,8 +426,6 @@ def fewer_cell(without: float, with_: float, trials: int) -> str:
 def load_transfer_results(out: Path) -> dict[str, Any]:
     """The results file a ``bench transfer`` run wrote into ``out``, to write its report again without
     measuring; ValueError (with what is wrong) if there is none or it is not one."""
-    import json
-
     path = out / "results.json"
     if not path.is_file():
         raise ValueError(f"--report-only: no {path} (a `bench transfer` run writes it into --out)")
@@ -515,9 +514,8 @@ def write_transfer_report(doc: dict[str, Any], out: Path) -> Path:
 def plot_transfer_curves(doc: dict[str, Any], path: Path) -> bool:
     """One panel per held-out layer: each cell's runs as :func:`share_curve` (median and range over seeds,
     up to the shortest run), a colour per line (recipe, with or without transfer, features), without
-    transfer dashed, with it solid, and
-    the reach as a dotted line; the legend gives the cell's median measurements to reach. False (nothing
-    written) without runs."""
+    transfer dashed, with it solid, and the reach as a dotted line; the legend gives the cell's median
+    measurements to reach. False (nothing written) without runs."""
     cfg = doc["config"]
     reach, trials = cfg["reach"], cfg["trials"]
     live = cfg.get("live", [])
