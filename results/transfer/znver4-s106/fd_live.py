@@ -1,6 +1,8 @@
 """Stop 106: held-out L3 and L4 on Zen 4 (stop 105's seven-pass file): each run's first measurements, each config's
 confirmed share of the layer's optimum ('-': not in the confirmed set) / its in-run reading's share, and the configs
-that confirmed best against the first design of the runs with transfer. Reads results only."""
+that confirmed best against the first design of the runs with transfer. Reads results only.
+Usage: python fd_live.py [RESULTS.json [LAYERS]] (LAYERS comma-separated, L3,L4 by default; stop 107 ran it on its
+Zen 3 file with L5,L6)."""
 import json
 import sys
 
@@ -8,7 +10,7 @@ from tensortune.bench.groundtruth import groundtruth_task
 
 path = sys.argv[1] if len(sys.argv) > 1 else "../znver4-s105/autotvm7/results.json"
 d = json.load(open(path))
-for layer in ("L3", "L4"):
+for layer in (sys.argv[2] if len(sys.argv) > 2 else "L3,L4").split(","):
     sp = groundtruth_task(layer).space
     conf, opt = d["confirmed"][layer], d["optimum"][layer]
     print(f"== {layer}: optimum {opt:.1f} GFLOP/s (best confirmed median)")
