@@ -169,3 +169,48 @@ def test_a_worker_moving_to_another_task_drops_the_last_tasks_random_layouts(mon
     assert tvm_jobs._RANDOM["float32"].size >= 1000
     tvm_jobs._prepared({"workload": "w2", "template": "t"})  # another task: dropped, memory back
     assert "float32" not in tvm_jobs._RANDOM
+
+
+def _other_threads_cpu_s(pid: int, window_s: float) -> float:
+    """CPU seconds that the threads of process ``pid`` other than its main thread use over ``window_s``."""
+    import os
+    import time
+
+    def ticks() -> dict[str, int]:
+        out = {}
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            if tid == str(pid):
+                continue
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:  # the thread ended
+                continue
+            out[tid] = int(fields[11]) + int(fields[12])  # utime + stime
+        return out
+
+    before = ticks()
+    time.sleep(window_s)
+    after = ticks()
+    return sum(t - before.get(tid, 0) for tid, t in after.items()) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self/task"), reason="reads /proc (Linux)")
+def test_nothing_in_the_runner_spins_beside_the_kernel_it_times(cpu_target) -> None:
+    """Stop 107/108: the runner computes a task's reference with NumPy just before it times the task's first
+    config, and NumPy's OpenBLAS threads then spun for ~0.1 s beside that timing (L6's first config read at
+    0.21-0.49 of its speed). Right after the runner prepares a task whose reference is a threaded matmul,
+    no other thread of the runner may use the CPU."""
+    from tensortune.workloads import Conv2d
+
+    tasks = [make_task(Conv2d.make(1, c, 28, 28, 64, 3, 1, 1), "conv2d_nchw.llvm", cpu_target) for c in (64, 96)]
+    m = TvmMeasurer(build_workers=1, timing=TimingPolicy(repeat=1, min_repeat_ms=1), run_timeout=60)
+    try:
+        worker = m._runners.workers[0]
+        busy = []
+        for task in tasks:  # a fresh runner, then the same one moving to another task (a new reference each)
+            assert m._prepare(worker, task.spec()).status == "ok"
+            busy.append(_other_threads_cpu_s(worker._proc.pid, 0.15))
+    finally:
+        m.close()
+    assert max(busy) < 0.03, f"other threads of the runner used {busy} CPU seconds in 0.15 s after preparing"

@@ -22,6 +22,15 @@ thread that thread starts later inherits that, so ONNX Runtime's and PyTorch's p
 tuning process after TVM had run there, put both their threads on core 0: ONNX Runtime took 32 ms for
 ResNet-18 instead of 10 (the unexplained "every timing in the tuning process is slower" of earlier
 reports). Peers run under :func:`unpinned`.
+
+And a fourth, in the process that times kernels: NumPy's OpenBLAS keeps a pool of its own (one thread
+per further core), and after each threaded call its threads spin for about 2^28 cycles (~0.1 s) before
+they sleep. A runner computes a task's reference output with NumPy (an einsum, threaded) just before it
+times the task's first config, so that config's first ~0.1 s of timing shared a core with a spinning BLAS
+thread: on L6 the first config a fresh runner timed read 0.21-0.49 of its confirmed speed (stop 107; per
+repeat 46, 51, then 103 GFLOP/s against 107 confirmed), the first config of each task in every runner,
+restarted every 256 kernels. :func:`runner_env` keeps BLAS single-threaded in the runner (its reference
+takes a little longer, once per task); nothing else of the runner then runs beside a kernel.
 """
 
 from __future__ import annotations
@@ -35,6 +44,17 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 ENV = "TVM_NUM_THREADS"
+
+
+# helper thread pools that spin after their work, kept to the calling thread in a runner (not OpenMP's:
+# a TVM runtime built with OpenMP would then run every kernel on one core)
+QUIET_POOLS = {"OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "BLIS_NUM_THREADS": "1"}
+
+
+def runner_env(n: int) -> dict[str, str]:
+    """Environment of a process that times kernels on ``n`` cores: TVM's pool at ``n`` workers and no
+    other pool beside it (the module docstring's fourth trap)."""
+    return {ENV: str(int(n)), **QUIET_POOLS}
 
 
 def target_cores(target: dict[str, Any]) -> int:

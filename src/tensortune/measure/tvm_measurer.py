@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 
 from tensortune.core.leases import measure_lock
+from tensortune.core.threads import runner_env
 from tensortune.core.values import DeviceError, ErrorKind, MeasureInput, MeasureResult
 from tensortune.measure.workers import CallOutcome, Worker, WorkerPool
 
@@ -161,7 +162,7 @@ class TvmMeasurer:
         mem = self.memory_limit_mb * 1024 * 1024
         self._threads = int(run_threads or os.cpu_count() or 1)
         self._builders = WorkerPool(build_workers, env={"TVM_NUM_THREADS": "1"}, memory_limit_bytes=mem)
-        self._runners = WorkerPool(rpc_parallel if rpc else 1, env={"TVM_NUM_THREADS": str(self._threads)},
+        self._runners = WorkerPool(rpc_parallel if rpc else 1, env=runner_env(self._threads),
                                    memory_limit_bytes=mem, cpu_factor=float(self._threads))
         # kernels on a remote device do not share this machine's cores
         self._lock = measure_lock() if machine_lock and rpc is None else None
