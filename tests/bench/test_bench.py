@@ -123,6 +123,8 @@ def test_cli_bench_bad_input(capsys, tmp_path):
     assert "unknown recipes" in capsys.readouterr().err
     assert main(["groundtruth", "--layers", "L99"]) == 2
     assert "unknown layers" in capsys.readouterr().err
+    assert main(["groundtruth", "--layers", "L7", "--passes", "0", "--db", str(tmp_path / "g.db")]) == 2
+    assert "--passes 0" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # nothing written before the input is checked
 
 
@@ -168,3 +170,133 @@ def test_a_results_file_keeps_every_command_that_wrote_it(tmp_path):
     assert commands_of({}) == "(command not recorded)"
     with pytest.raises(BenchInputError, match="other settings"):
         ResultsFile(path, {"a": 2}, "tensortune bench x", sections=("runs",))
+
+
+# ---------------------------------------------------------------- several passes per table (stop 109)
+class _PhasedMeasurer:
+    """A measurer whose machine has phases: pass k reads every cost times ``scale[k]``, and one config per pass
+    reads 3x too fast (a lucky reading); a context manager, as the tables' real measurer is."""
+
+    def __init__(self, task, scales):
+        self.task, self.scales, self.calls = task, scales, 0
+        self.pass_no = -1
+        self.seen: set[int] = set()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def measure(self, inputs):
+        from tensortune.core.values import MeasureResult
+
+        out = []
+        for inp in inputs:
+            idx = self.task.space.index_of(inp.config)
+            self.calls += 1
+            k = (self.calls - 1) // self.task.space.size  # the pass this measurement belongs to
+            c = 1e-4 * (1 + idx % 37) * self.scales[k]
+            if idx == 10 * (k + 1):  # one lucky reading per pass, a different config each time
+                c /= 3
+            out.append(MeasureResult(costs=(c, c, c)))
+        return out
+
+    def close(self):
+        pass
+
+
+def test_grid_search_in_a_shuffled_order_visits_every_valid_config_once():
+    from tensortune.strategies.grid import GridSearch
+    from tensortune.templates import make_task
+    from tensortune.workloads import Dense
+
+    sp = make_task(Dense.make(1, 4, 4), "dense.llvm", {"kind": "llvm", "num-cores": 1}, "tiny").space
+    orders = []
+    for order, seed in (("index", 0), ("shuffled", 0), ("shuffled", 0), ("shuffled", 1)):
+        g = GridSearch(sp, seed=seed, order=order)
+        seen = []
+        while batch := g.ask(32):
+            seen += batch
+            g.tell(batch, [1.0] * len(batch))
+        assert sorted(seen) == sorted(sp.config(i) for i in range(sp.size)) and len(set(seen)) == sp.size
+        orders.append([sp.index_of(c) for c in seen])
+    assert orders[0] == list(range(sp.size))
+    assert orders[1] == orders[2] != orders[0] and orders[3] != orders[1]  # seeded, and a seed gives its own order
+    with pytest.raises(ValueError, match="order"):
+        GridSearch(sp, order="backwards")
+
+
+def test_a_table_of_several_passes_takes_each_configs_median_and_resumes(tmp_path, monkeypatch):
+    """Three passes in which the machine runs at 1x, 1.5x and 1x and one config per pass reads 3x too fast: the
+    table's cost is each config's median, so no single pass's lucky reading makes an optimum; a fourth pass asked
+    later measures only that pass (the first three resume from the database); passes are saved and reloaded."""
+    from tensortune.bench import groundtruth as G
+    from tensortune.templates import make_task
+    from tensortune.workloads import Dense
+
+    task = make_task(Dense.make(1, 4, 4), "dense.llvm", {"kind": "llvm", "num-cores": 1}, "tiny")
+    m = _PhasedMeasurer(task, [1.0, 1.5, 1.0, 1.2])
+    monkeypatch.setattr(G, "groundtruth_task", lambda layer, target=None: task)
+    monkeypatch.setattr(G, "groundtruth_measurer", lambda t: m)
+    gt = G.measure_table("L7", tmp_path / "g.db", tmp_path, progress=False, passes=3)
+    n = task.space.size
+    assert m.calls == 3 * n and gt.n == n and gt.passes == 3 and gt.pass_cost.shape == (n, 3)
+    base = 1e-4 * (1 + gt.index % 37)
+    assert np.allclose(gt.pass_cost[:, 0][gt.index != 10], base[gt.index != 10])
+    assert np.allclose(gt.cost, base)  # the median of 1x, 1.5x and 1x: each pass's lucky reading is outvoted
+    assert gt.meta["timing"]["passes"] == 3 and len(gt.meta["pass_agreement"]) == 3
+    assert all(0.95 < r < 1 for r in gt.meta["pass_agreement"])  # phases scale all alike; lucky readings do not
+    back = GroundTruth.load(table_path("L7", tmp_path))
+    assert back.passes == 3 and np.allclose(back.pass_cost, gt.pass_cost) and np.allclose(back.cost, gt.cost)
+    # asked again with four passes: the first three resume, only the fourth is measured
+    gt4 = G.measure_table("L7", tmp_path / "g.db", tmp_path, progress=False, passes=4)
+    assert m.calls == 4 * n and gt4.passes == 4
+    steady = ~np.isin(gt4.index, [10, 20, 30, 40])
+    assert np.allclose(gt4.cost[steady], base[steady] * 1.1)  # the median of 1x, 1x, 1.2x, 1.5x: (1.0 + 1.2) / 2
+    with pytest.raises(ValueError, match="passes"):
+        G.measure_table("L7", tmp_path / "g.db", tmp_path, progress=False, passes=0)
+
+
+def test_from_passes_marks_a_config_failed_only_where_half_its_passes_failed():
+    from types import SimpleNamespace
+
+    from tensortune.core.values import ErrorKind
+    from tensortune.templates import make_task
+    from tensortune.workloads import Dense
+
+    task = make_task(Dense.make(1, 4, 4), "dense.llvm", {"kind": "llvm", "num-cores": 1}, "tiny")
+    n = task.space.size
+
+    def run(costs, errors):
+        return [SimpleNamespace(kind="trial", config_index=i, cost=c, error=e, ok=e == ErrorKind.NONE,
+                                build_seconds=0.5 + k, extra={"run_wall_s": 0.1}, run_seconds=0.1)
+                for k, (i, c, e) in enumerate(zip(range(n), costs, errors, strict=True))]
+
+    ok, inf = ErrorKind.NONE, float("inf")
+    c1 = [1e-3] * n
+    e1 = [ok] * n
+    c2, e2 = list(c1), list(e1)
+    c3, e3 = list(c1), list(e1)
+    c2[0], e2[0] = inf, ErrorKind.RUNTIME  # config 0 fails once in three: it has a cost
+    c2[1], e2[1] = inf, ErrorKind.RUN_TIMEOUT  # config 1 fails twice: failed, with the first failure's kind
+    c3[1], e3[1] = inf, ErrorKind.RUNTIME
+    c3[2] = 2e-3
+    gt = GroundTruth.from_passes(task, [run(c1, e1), run(c2, e2), run(c3, e3)], {"layer": "tiny"})
+    assert gt.passes == 3 and gt.meta["passes"] == 3 and gt.meta["failed"] == 1
+    assert gt.cost[0] == pytest.approx(1e-3) and gt.error[0] == ErrorKind.NONE
+    assert gt.cost[1] == inf and gt.error[1] == ErrorKind.RUN_TIMEOUT
+    assert gt.cost[2] == pytest.approx(1e-3)  # 1, 1, 2 ms: the median
+    one = GroundTruth.from_passes(task, [run(c1, e1)], {"layer": "tiny"})
+    assert one.passes == 1 and one.pass_cost is None and one.pass_agreement() == []
+    with pytest.raises(ValueError, match="no passes"):
+        GroundTruth.from_passes(task, [], {})
+
+
+def test_spearman_matches_the_textbook_cases():
+    from tensortune.storage.tables import spearman
+
+    x = np.arange(10.0)
+    assert spearman(x, x**3) == pytest.approx(1.0) and spearman(x, -x) == pytest.approx(-1.0)
+    assert spearman(np.array([1.0, 2, 2, 3]), np.array([1.0, 2, 3, 4])) == pytest.approx(0.9486833, abs=1e-6)
+    assert np.isnan(spearman(x[:2], x[:2]))

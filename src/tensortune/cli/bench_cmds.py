@@ -7,12 +7,16 @@ import argparse
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tensortune.cli.common import (
     UserError,
     ints,
     parse_target_arg,
 )
+
+if TYPE_CHECKING:
+    from tensortune.storage.tables import GroundTruth
 
 
 def _command_line() -> str:
@@ -52,6 +56,12 @@ def warn_foreign_tables(names: list[str], table_dir: str | None = None) -> int:
     return n
 
 
+def _spread(gt: GroundTruth) -> str:
+    """The optimum config's per-pass GFLOP/s, e.g. "131.2, 137.3, 140.0 GFLOP/s"."""
+    row = gt.pass_cost[int(gt.cost.argmin())]
+    return ", ".join(f"{gt.task.flops / c / 1e9:.1f}" if c < float("inf") else "failed" for c in row) + " GFLOP/s"
+
+
 def cmd_groundtruth(args: argparse.Namespace) -> int:
     from tensortune.bench.groundtruth import GT_LAYERS, measure_table
     from tensortune.workloads import EVAL_LAYERS
@@ -60,6 +70,8 @@ def cmd_groundtruth(args: argparse.Namespace) -> int:
     bad = [x for x in layers if x not in EVAL_LAYERS]
     if bad:
         raise UserError(f"--layers: unknown layers {bad}; known: {', '.join(EVAL_LAYERS)}")
+    if args.passes < 1:
+        raise UserError(f"--passes {args.passes}: give 1 or more passes over the space")
     command = _command_line()
     target = None
     if args.target:
@@ -72,9 +84,12 @@ def cmd_groundtruth(args: argparse.Namespace) -> int:
             raise UserError(f"--target: {e}") from None
     for layer in layers:
         gt = measure_table(layer, args.db, args.out, batch_size=args.batch_size, progress=not args.no_progress,
-                           command=command, target=target)
+                           command=command, target=target, passes=args.passes)
+        agree = gt.meta.get("pass_agreement")
+        said = (f", {gt.passes} passes (Spearman between passes {min(agree):.2f}-{max(agree):.2f}; "
+                f"the optimum's passes read {_spread(gt)})" if agree else "")
         print(f"{layer}: {gt.n} configs, {int(gt.meta['failed'])} failed, optimum {gt.optimum_gflops:.1f} GFLOP/s, "
-              f"{gt.meta['session_wall_s']} s")
+              f"{gt.meta['session_wall_s']} s{said}")
     return 0
 
 

@@ -118,13 +118,15 @@ def _cpu_tables(args: argparse.Namespace, exclude: list[str], command: str) -> d
     if bad:
         raise UserError(f"--layers: unknown layers {bad}; known: {', '.join(EVAL_LAYERS)}")
     if args.measure:
+        if args.passes < 1:
+            raise UserError(f"--passes {args.passes}: give 1 or more passes over each table's space")
         todo = [(s, layer) for s in cpu_family() if s.target["mcpu"] in runnable_targets() and s.name not in exclude
                 for layer in layers if not table_path(layer, table_dir(args.tables, s)).exists()]
         for i, (s, layer) in enumerate(todo):
             print(f"measuring table {i + 1}/{len(todo)}: {layer} on {s.name} (every config of its reduced space)",
                   flush=True)
             measure_table(layer, args.db, table_dir(args.tables, s), progress=not args.no_progress, command=command,
-                          target=dict(s.target))
+                          target=dict(s.target), passes=args.passes)
     tables = load_cpu_tables(args.tables, layers)
     if not tables:
         raise UserError(f"no ground-truth tables of the CPU family under {args.tables} (expected e.g. "

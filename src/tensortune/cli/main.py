@@ -235,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
                                     "'{\"kind\": \"llvm\", \"mcpu\": \"haswell\", \"num-cores\": 1}' (default: this CPU, "
                                     "all cores); Glimpse's CPU family is measured this way")
     g.add_argument("--batch-size", type=int, default=32)
+    g.add_argument("--passes", type=int, default=3, help="measure the whole space this many times, each pass in its "
+                                                         "own random order; a config's cost is the median of its "
+                                                         "passes' (default 3; 1 is the protocol before stop 109)")
     g.add_argument("--no-progress", action="store_true")
     g.set_defaults(func=cmd_groundtruth)
 
@@ -271,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "(DIR/haswell-x2/L7.json.gz, ...)")
     gt.add_argument("--layers", help="--family cpu: the layers whose tables train it (default L7,L8)")
     gt.add_argument("--measure", action="store_true", help="--family cpu: first measure every missing table of the "
-                                                           "targets this CPU can run (about 5 min a table; resumable)")
+                                                           "targets this CPU can run (about 5 min a table and pass; resumable)")
+    gt.add_argument("--passes", type=int, default=3, help="--measure: passes per table (as groundtruth --passes)")
     gt.add_argument("--db", default="glimpse-tables.db", help="--measure: records, so an interrupted measurement resumes")
     gt.add_argument("--no-progress", action="store_true")
     gt.set_defaults(func=cmd_glimpse_train)

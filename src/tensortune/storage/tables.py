@@ -1,7 +1,7 @@
-"""The ground-truth table format: every config of a reduced space measured once, frozen into a small
-gzipped JSON file (the machine, the date, the timing policy, a fingerprint of the space, and per config
-its index, median cost in seconds or ``inf`` when it failed, error kind, build seconds and run-step wall
-seconds). Measuring a table is ``bench.groundtruth``'s job; this module reads, writes and queries one,
+"""The ground-truth table format: every config of a reduced space measured in one or more passes, frozen into a
+small gzipped JSON file (the machine, the date, the timing policy, a fingerprint of the space, and per config
+its index, cost in seconds or ``inf`` when it failed, error kind, build seconds and run-step wall seconds; a table
+of several passes also keeps each pass's cost, and its cost is their median). Measuring a table is ``bench.groundtruth``'s job; this module reads, writes and queries one,
 so that lower layers (``transfer``: Glimpse's CPU family trains on tables) can load them.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortune.core.values import Task
+from tensortune.core.values import ErrorKind, Task
 from tensortune.space import Config, SearchSpace
 from tensortune.templates import make_task
 
@@ -44,6 +44,7 @@ class GroundTruth:
     error: np.ndarray  # (n,) ErrorKind values
     build_s: np.ndarray  # (n,) build seconds of that config (one build worker)
     run_wall_s: np.ndarray  # (n,) wall seconds of its run step
+    pass_cost: np.ndarray | None = None  # (n, passes) each pass's cost (inf: failed); None for a one-pass table
     _pos: dict[int, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -120,6 +121,23 @@ class GroundTruth:
         ``build_workers`` parallel builders) plus its run step."""
         return self.build_s / build_workers + self.run_wall_s
 
+    @property
+    def passes(self) -> int:
+        return 1 if self.pass_cost is None else int(self.pass_cost.shape[1])
+
+    def pass_agreement(self) -> list[float]:
+        """Spearman rank correlation of every pair of passes over the configs that ran in both (empty for a
+        one-pass table): how far one pass's ranking of the space can be trusted on this machine."""
+        if self.pass_cost is None:
+            return []
+        out = []
+        for a in range(self.passes):
+            for b in range(a + 1, self.passes):
+                x, y = self.pass_cost[:, a], self.pass_cost[:, b]
+                ok = np.isfinite(x) & np.isfinite(y)
+                out.append(spearman(x[ok], y[ok]))
+        return out
+
     def position(self, config_index: int) -> int | None:
         return self._pos.get(int(config_index))
 
@@ -135,6 +153,9 @@ class GroundTruth:
                            "error": [int(e) for e in self.error],
                            "build_s": [round(float(b), 4) for b in self.build_s],
                            "run_wall_s": [round(float(r), 4) for r in self.run_wall_s]}}
+        if self.pass_cost is not None:
+            doc["columns"]["pass_cost"] = [[None if not np.isfinite(c) else float(f"{c:.6e}") for c in row]
+                                           for row in self.pass_cost]
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(path.suffix + ".tmp")
@@ -162,8 +183,34 @@ class GroundTruth:
                              f"(fingerprint {meta['space_fingerprint']}, now {fp}); measure it again")
         c = doc["columns"]
         cost = np.array([np.inf if v is None else v for v in c["cost"]], dtype=np.float64)
+        passes = None
+        if "pass_cost" in c:
+            passes = np.array([[np.inf if v is None else v for v in row] for row in c["pass_cost"]], dtype=np.float64)
         return cls(task, meta, np.array(c["index"], dtype=np.int64), cost, np.array(c["error"], dtype=np.int16),
-                   np.array(c["build_s"], dtype=np.float64), np.array(c["run_wall_s"], dtype=np.float64))
+                   np.array(c["build_s"], dtype=np.float64), np.array(c["run_wall_s"], dtype=np.float64), passes)
+
+    @classmethod
+    def from_passes(cls, task: Task, passes: list[list[Any]], meta: dict[str, Any]) -> GroundTruth:
+        """Freeze several exhaustive runs of one space (each one record per valid config) into one table: a config's
+        cost is the median of its passes' costs (``inf`` where half or more of them failed, with the first failure's
+        error kind), its build and run-step seconds the medians of its passes'. One pass: ``from_records``."""
+        if not passes:
+            raise ValueError("no passes to freeze")
+        tables = [cls.from_records(task, recs, meta) for recs in passes]
+        if len(tables) == 1:
+            return tables[0]
+        first = tables[0]
+        costs = np.stack([t.cost for t in tables], axis=1)
+        cost = np.median(costs, axis=1)  # inf where half or more of the passes failed
+        errs = np.stack([t.error for t in tables], axis=1)
+        failed = errs != ErrorKind.NONE
+        first_failure = errs[np.arange(len(errs)), failed.argmax(axis=1)]
+        error = np.where(np.isfinite(cost), ErrorKind.NONE,
+                         np.where(failed.any(axis=1), first_failure, ErrorKind.UNKNOWN))
+        meta = {**first.meta, "passes": len(tables), "failed": int(np.sum(~np.isfinite(cost)))}
+        return cls(task, meta, first.index, cost, error.astype(np.int16),
+                   np.median(np.stack([t.build_s for t in tables], axis=1), axis=1),
+                   np.median(np.stack([t.run_wall_s for t in tables], axis=1), axis=1), costs)
 
     @classmethod
     def from_records(cls, task: Task, records: list[Any], meta: dict[str, Any]) -> GroundTruth:
@@ -181,6 +228,23 @@ class GroundTruth:
         return cls(task, meta, idx, np.array([r.cost for r in recs]), np.array([int(r.error) for r in recs]),
                    np.array([r.build_seconds for r in recs]),
                    np.array([float(r.extra.get("run_wall_s", r.run_seconds)) for r in recs]))
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman rank correlation of two equal-length samples (average ranks for ties); nan below 3 values."""
+    if len(x) < 3:
+        return float("nan")
+
+    def ranks(v: np.ndarray) -> np.ndarray:
+        order = np.argsort(v, kind="mergesort")
+        r = np.empty(len(v))
+        r[order] = np.arange(len(v), dtype=np.float64)
+        _, inv, counts = np.unique(v, return_inverse=True, return_counts=True)
+        sums = np.bincount(inv, weights=r)
+        return sums[inv] / counts[inv]
+
+    rx, ry = ranks(np.asarray(x, dtype=np.float64)), ranks(np.asarray(y, dtype=np.float64))
+    return float(np.corrcoef(rx, ry)[0, 1])
 
 
 def table_path(layer: str, directory: str | os.PathLike[str]) -> Path:
