@@ -19,3 +19,7 @@ one() {
     echo "   build rc $?  end $(date -u +%T)"
     cp "$N.json" "$N.txt" "lib-$N.json" "lib-$N.txt" "$HERE/models/" )
 }
+
+#   sg: the machine's PyTorch sgemm now (2048^3, 2 threads, GFLOP/s) and the time, a line between a script's steps
+#   (from stop 109; stops 91-108's scripts define their own).
+sg() { echo "sgemm $($P -c 'from tensortune.models.peers import sgemm_gflops; print(round(sgemm_gflops(2)))') $(date -u +%T)"; }

@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import json
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,10 @@ from tensortune.space import Config, SearchSpace
 from tensortune.templates import make_task
 
 FORMAT = "tensortune-groundtruth/1"
+# readings on each side of a reading whose median error estimates the host's phase when it was timed (stop 109: on Zen
+# 3's six-pass L2 table, 3-pass tables corrected so agree with each other at Spearman 0.85 instead of 0.80; windows
+# of 2-8 alike)
+PHASE_WINDOW = 4
 GT_BUILD_WORKERS = 2  # parallel builders of a table's measurement (its build seconds are per builder)
 
 
@@ -190,27 +195,36 @@ class GroundTruth:
                    np.array(c["build_s"], dtype=np.float64), np.array(c["run_wall_s"], dtype=np.float64), passes)
 
     @classmethod
-    def from_passes(cls, task: Task, passes: list[list[Any]], meta: dict[str, Any]) -> GroundTruth:
+    def from_passes(cls, task: Task, passes: list[list[Any]], meta: dict[str, Any],
+                    phase_window: int = PHASE_WINDOW) -> GroundTruth:
         """Freeze several exhaustive runs of one space (each one record per valid config) into one table: a config's
-        cost is the median of its passes' costs (``inf`` where half or more of them failed, with the first failure's
-        error kind), its build and run-step seconds the medians of its passes'. One pass: ``from_records``."""
+        cost is the median of its passes' readings after each reading's phase is divided out (three passes or more,
+        ``phase_correct``), ``inf`` where half or more of them failed (with the first failure's error kind); its
+        build and run-step seconds are the medians of its passes'. ``pass_cost`` keeps the raw readings. One pass:
+        ``from_records``."""
         if not passes:
             raise ValueError("no passes to freeze")
         tables = [cls.from_records(task, recs, meta) for recs in passes]
         if len(tables) == 1:
             return tables[0]
         first = tables[0]
-        costs = np.stack([t.cost for t in tables], axis=1)
+        raw = np.stack([t.cost for t in tables], axis=1)
+        # each pass's readings in the order they were timed, as rows of the table
+        order = [np.array([first.position(r.config_index) for r in sorted(
+            (r for r in recs if r.kind == "trial"), key=lambda r: r.timestamp)]) for recs in passes]
+        window = phase_window if len(tables) >= 3 else 0
+        costs = phase_correct(raw, order, window) if window else raw
         cost = np.median(costs, axis=1)  # inf where half or more of the passes failed
         errs = np.stack([t.error for t in tables], axis=1)
         failed = errs != ErrorKind.NONE
         first_failure = errs[np.arange(len(errs)), failed.argmax(axis=1)]
         error = np.where(np.isfinite(cost), ErrorKind.NONE,
                          np.where(failed.any(axis=1), first_failure, ErrorKind.UNKNOWN))
-        meta = {**first.meta, "passes": len(tables), "failed": int(np.sum(~np.isfinite(cost)))}
+        meta = {**first.meta, "passes": len(tables), "phase_window": window,
+                "failed": int(np.sum(~np.isfinite(cost)))}
         return cls(task, meta, first.index, cost, error.astype(np.int16),
                    np.median(np.stack([t.build_s for t in tables], axis=1), axis=1),
-                   np.median(np.stack([t.run_wall_s for t in tables], axis=1), axis=1), costs)
+                   np.median(np.stack([t.run_wall_s for t in tables], axis=1), axis=1), raw)
 
     @classmethod
     def from_records(cls, task: Task, records: list[Any], meta: dict[str, Any]) -> GroundTruth:
@@ -228,6 +242,41 @@ class GroundTruth:
         return cls(task, meta, idx, np.array([r.cost for r in recs]), np.array([int(r.error) for r in recs]),
                    np.array([r.build_seconds for r in recs]),
                    np.array([float(r.extra.get("run_wall_s", r.run_seconds)) for r in recs]))
+
+
+def phase_correct(cost: np.ndarray, order: list[np.ndarray], window: int = PHASE_WINDOW,
+                  rounds: int = 10) -> np.ndarray:
+    """Readings (configs x passes, seconds; inf: failed) with the host's phase divided out of each.
+
+    A reading's error is its log over its config's median over the passes. On a shared host part of that error
+    belongs to the moment, not the config: the readings timed just before and after share it (Zen 3, stop 109: lag-1
+    autocorrelation 0.3-0.5, a quarter to a third of the variance in batch means). Each pass runs in its own random
+    order, so a reading's time neighbours are unrelated configs, and their median error (``window`` on each side in
+    its pass, itself left out; a median, so that one lucky reading does not move its neighbours) estimates its phase. That is divided out and the medians are taken again,
+    ``rounds`` times. The phases are counted from the median one, so the table keeps the level of the host's typical
+    moment. ``order[j]``: pass j's rows in the order they were timed."""
+    log = np.log(cost)
+    fixed = log.copy()
+    for _ in range(rounds):
+        with warnings.catch_warnings():  # a config that failed in every pass has no median: nan, and no say
+            warnings.simplefilter("ignore", RuntimeWarning)
+            med = np.nanmedian(np.where(np.isfinite(fixed), fixed, np.nan), axis=1)
+        fixed, phases = log.copy(), [np.zeros(0)] * len(order)
+        for j, rows in enumerate(order):
+            err = log[rows, j] - med[rows]  # nan where the reading or every reading of its config failed
+            padded = np.concatenate([np.full(window, np.nan), np.where(np.isfinite(err), err, np.nan),
+                                     np.full(window, np.nan)])
+            near = np.lib.stride_tricks.sliding_window_view(padded, 2 * window + 1).copy()
+            near[:, window] = np.nan  # the reading itself has no say in its phase
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                ph = np.nanmedian(near, axis=1)
+            phases[j] = np.where(np.isfinite(ph), ph, 0.0)
+        # the level is the typical moment's: without this anchor each round would move every reading alike
+        typical = np.median(np.concatenate(phases))
+        for j, rows in enumerate(order):
+            fixed[rows, j] = log[rows, j] - (phases[j] - typical)
+    return np.exp(fixed)
 
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:
