@@ -24,5 +24,5 @@ echo "== loo (replay) start $(date -u +%T)"
 $P -m tensortune.cli.main bench transfer --tables $T --layers L1,L2,L7,L8 --recipes autotvm,chameleon \
   --seeds 0,1,2 --trials 300 --features knobs+corpus --out $HERE/loo-x4 --no-progress > loo-x4.log 2>&1
 echo "   rc $? end $(date -u +%T)"
-$P perseed.py loo-x4/results.json > perseed-x4.txt; cat perseed-x4.txt
+$P ../znver3-s109/perseed.py loo-x4/results.json > perseed-x4.txt; cat perseed-x4.txt
 echo "== done $(date -u +%T)"
